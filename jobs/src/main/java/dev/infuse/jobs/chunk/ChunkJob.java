@@ -1,0 +1,147 @@
+package dev.infuse.jobs.chunk;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.collect_list;
+import static org.apache.spark.sql.functions.concat;
+import static org.apache.spark.sql.functions.concat_ws;
+import static org.apache.spark.sql.functions.flatten;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.size;
+
+import dev.infuse.jobs.JobRun;
+import dev.infuse.jobs.RunCounts;
+import dev.infuse.jobs.config.ConfigException;
+import dev.infuse.jobs.config.InfuseConfig;
+import dev.infuse.jobs.contract.Contract;
+import dev.infuse.jobs.contract.ContractEnforcer;
+import dev.infuse.jobs.contract.Contracts;
+import dev.infuse.jobs.io.Quarantine;
+import dev.infuse.jobs.io.WriteResult;
+import dev.infuse.udfs.text.Tokenizers;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.StorageLevel;
+
+/**
+ * {@code chunk}: cuts {@code documents} into token-bounded {@code chunks}, preferring paragraph and
+ * sentence ends, with character offsets that map back into the document exactly.
+ *
+ * <p>Re-chunking a document replaces all its chunks (a new size leaves no stale chunks behind), and a
+ * rerun with the same settings commits nothing.
+ */
+public final class ChunkJob {
+  public static final String NAME = "chunk";
+
+  private final JobRun run;
+  private final InfuseConfig.ChunkConfig options;
+
+  public ChunkJob(JobRun run) {
+    this.run = run;
+    this.options = run.config().chunk();
+  }
+
+  public RunCounts run() {
+    SparkSession spark = run.spark();
+    Dataset<Row> documents = run.warehouse().read("documents");
+    if (options.corpus() != null) {
+      documents = documents.filter(col("corpus").equalTo(options.corpus()));
+    }
+    Broadcast<byte[]> tokenizerJson = Tokenizers.DEFAULT_SPEC.equals(options.tokenizer())
+        ? null
+        : new JavaSparkContext(spark.sparkContext()).broadcast(readTokenizer(spark, options.tokenizer()));
+    Dataset<Row> rows = transform(spark, documents, options.maxTokens(), options.overlapTokens(), tokenizerJson)
+        .persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      Contract contract = Contracts.load("chunks");
+      // A chunk that breaks the contract (say, a span of characters the tokenizer ignores, 0 tokens)
+      // quarantines its whole document, so that no document is left half-chunked.
+      Dataset<Row> checked = new ContractEnforcer(contract).withViolations(
+          rows.filter(col("kind").equalTo(ChunkRows.CHUNK)).select(contract.columnNames().stream()
+              .map(c -> col(c)).toArray(Column[]::new)));
+      Dataset<Row> invalid = checked.filter(size(col(ContractEnforcer.VIOLATIONS)).gt(0))
+          .groupBy("doc_id").agg(concat_ws("; ", flatten(collect_list(col(ContractEnforcer.VIOLATIONS)))).as("reason"));
+      Dataset<Row> chunks = checked.drop(ContractEnforcer.VIOLATIONS)
+          .join(invalid.select("doc_id"), scala.collection.JavaConverters.asScalaBuffer(List.of("doc_id")).toSeq(),
+              "left_anti");
+      Dataset<Row> failures = rows.filter(col("kind").equalTo(ChunkRows.FAILURE)).select("doc_id", "reason")
+          .unionByName(invalid)
+          .select(lit("documents").as("source"), concat(lit("doc_id="), col("doc_id")).as("location"),
+              col("doc_id").as("payload"), lit(null).cast("binary").as("payload_bytes"), col("reason"));
+
+      long input = documents.count();
+      long failed = failures.count();
+      long chunkCount = chunks.count();
+      WriteResult write = run.warehouse().replaceWithin(contract, chunks, "doc_id");
+      WriteResult quarantineWrite = Quarantine.write(run.warehouse(),
+          Quarantine.rows(failures, NAME, run.runId(), run.startedAt()));
+
+      Map<String, Long> details = new LinkedHashMap<>();
+      details.put("chunks", chunkCount);
+      details.put("chunks.inserted", write.inserted());
+      details.put("chunks.updated", write.updated());
+      details.put("chunks.deleted", write.deleted());
+      details.put("quarantine.inserted", quarantineWrite.inserted());
+      RunCounts counts = new RunCounts(input, input - failed, failed, details);
+
+      var out = run.out();
+      out.printf(Locale.ROOT, "chunk: %d document(s)%s into %d chunks of at most %d tokens (overlap %d, tokenizer %s)%n",
+          input, options.corpus() == null ? "" : " of corpus " + options.corpus(), chunkCount, options.maxTokens(),
+          options.overlapTokens(), options.tokenizer());
+      out.printf(Locale.ROOT, "  %d chunked, %d quarantined%n", counts.output(), failed);
+      out.println("  " + write);
+      out.flush();
+      return counts;
+    } finally {
+      rows.unpersist();
+    }
+  }
+
+  /** The pure part: documents {@code (doc_id, text, …)} to chunk and failure rows ({@link ChunkRows#SCHEMA}). */
+  public static Dataset<Row> transform(SparkSession spark, Dataset<Row> documents, int maxTokens, int overlapTokens,
+      Broadcast<byte[]> tokenizerJson) {
+    JavaRDD<Row> rows = documents.select("doc_id", "text").javaRDD()
+        .mapPartitions(new ChunkRows(maxTokens, overlapTokens, tokenizerJson));
+    return spark.createDataFrame(rows, ChunkRows.SCHEMA);
+  }
+
+  /** Reads a tokenizer.json on the driver from any Hadoop path, to broadcast it to the executors. */
+  static byte[] readTokenizer(SparkSession spark, String spec) {
+    try {
+      Path path = new Path(spec);
+      FileSystem fs = path.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      if (fs.exists(path) && fs.getFileStatus(path).isDirectory()) {
+        path = new Path(path, "tokenizer.json");
+      }
+      if (!fs.exists(path)) {
+        throw new ConfigException(List.of("chunk.tokenizer: got " + spec + ", expected 'default' or the path of an"
+            + " existing HuggingFace tokenizer.json"));
+      }
+      try (InputStream in = fs.open(path)) {
+        byte[] bytes = in.readAllBytes();
+        try {
+          Tokenizers.fromBytes(bytes); // fail here, on the driver, if it is not a tokenizer
+        } catch (RuntimeException e) {
+          throw new ConfigException(List.of("chunk.tokenizer: got " + spec + ", which is not a HuggingFace tokenizer.json ("
+              + e.getMessage() + ")"));
+        }
+        return bytes;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read tokenizer " + spec, e);
+    }
+  }
+}

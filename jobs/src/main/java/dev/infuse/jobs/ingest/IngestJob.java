@@ -1,0 +1,243 @@
+package dev.infuse.jobs.ingest;
+
+import static dev.infuse.jobs.ingest.Dispositions.COLLAPSED;
+import static dev.infuse.jobs.ingest.Dispositions.DISPOSITION;
+import static dev.infuse.jobs.ingest.Dispositions.QUARANTINED;
+import static dev.infuse.jobs.ingest.Dispositions.REASON;
+import static dev.infuse.jobs.ingest.Dispositions.WRITTEN;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.concat;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.when;
+
+import dev.infuse.jobs.JobRun;
+import dev.infuse.jobs.RunCounts;
+import dev.infuse.jobs.config.ConfigException;
+import dev.infuse.jobs.config.InfuseConfig;
+import dev.infuse.jobs.contract.Contract;
+import dev.infuse.jobs.contract.Contracts;
+import dev.infuse.jobs.io.Quarantine;
+import dev.infuse.jobs.io.Warehouse;
+import dev.infuse.jobs.io.WriteResult;
+import dev.infuse.udfs.ingest.BenchmarkReader;
+import dev.infuse.udfs.ingest.BenchmarkReaders;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.StorageLevel;
+
+/**
+ * {@code ingest}: reads a benchmark's files into {@code documents} and {@code questions}.
+ *
+ * <p>Each file is parsed whole by one task (so line numbers are exact and a multi-line CSV record is
+ * never split); files are spread across the cluster. Every item ends up written, collapsed into an
+ * identical row, or in {@code quarantine} with its reason, and the run's counts reconcile. Writes merge
+ * on the stable keys and skip unchanged rows, so a rerun commits nothing.
+ */
+public final class IngestJob {
+  public static final String NAME = "ingest";
+
+  private final JobRun run;
+  private final InfuseConfig.IngestConfig options;
+
+  public IngestJob(JobRun run) {
+    this.run = run;
+    this.options = run.config().ingest();
+  }
+
+  /** The outcome of {@link #transform}: what goes to each table. */
+  public record Transformed(Dataset<Row> documents, Dataset<Row> questions, Dataset<Row> quarantine) {}
+
+  public RunCounts run() {
+    if (options.format() == null) {
+      throw new ConfigException(List.of("ingest.format: got nothing, expected one of " + String.join(", ", BenchmarkReaders.formats())
+          + " (--format)"));
+    }
+    if (options.input() == null) {
+      throw new ConfigException(List.of("ingest.input: got nothing, expected a file or directory (--input)"));
+    }
+    BenchmarkReader reader;
+    try {
+      reader = BenchmarkReaders.forFormat(options.format());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(List.of("ingest.format: " + e.getMessage()));
+    }
+    List<String> files = inputFiles(run.spark(), options.input(), reader);
+    SparkSession spark = run.spark();
+    Dataset<Row> content = spark.read().format("binaryFile").load(files.toArray(String[]::new)).select("path", "content");
+    JavaRDD<Row> itemRdd = content.javaRDD().flatMap(new ItemRows(reader.format()));
+    Dataset<Row> items = spark.createDataFrame(itemRdd, ItemRows.SCHEMA).persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      Transformed result = transform(items, run.warehouse());
+      Dataset<Row> documents = result.documents();
+      Dataset<Row> questions = result.questions().persist(StorageLevel.MEMORY_AND_DISK());
+      Map<String, Long> details = new LinkedHashMap<>();
+      long input = items.count();
+      Map<String, Long> docCounts = countDispositions(documents);
+      Map<String, Long> questionCounts = countDispositions(questions);
+      long rejected = items.filter(col("kind").equalTo(ItemRows.REJECTION)).count();
+      docCounts.forEach((k, v) -> details.put("documents." + k, v));
+      questionCounts.forEach((k, v) -> details.put("questions." + k, v));
+      details.put("reader.rejected", rejected);
+      details.put("files", (long) files.size());
+
+      Warehouse warehouse = run.warehouse();
+      Contract documentsContract = Contracts.load("documents");
+      Contract questionsContract = Contracts.load("questions");
+      WriteResult docWrite = warehouse.upsert(documentsContract, written(documents, documentsContract));
+      WriteResult questionWrite = warehouse.upsert(questionsContract, written(questions, questionsContract));
+      Dataset<Row> quarantineRows = Quarantine.rows(result.quarantine(), NAME, run.runId(), run.startedAt());
+      long quarantined = quarantineRows.count();
+      WriteResult quarantineWrite = Quarantine.write(warehouse, quarantineRows);
+      putWrite(details, docWrite);
+      putWrite(details, questionWrite);
+      putWrite(details, quarantineWrite);
+
+      long output = docCounts.getOrDefault(WRITTEN, 0L) + docCounts.getOrDefault(COLLAPSED, 0L)
+          + questionCounts.getOrDefault(WRITTEN, 0L) + questionCounts.getOrDefault(COLLAPSED, 0L);
+      RunCounts counts = new RunCounts(input, output, quarantined, details);
+      printSummary(files, counts, docWrite, questionWrite, quarantineWrite);
+      documents.unpersist();
+      questions.unpersist();
+      return counts;
+    } finally {
+      items.unpersist();
+    }
+  }
+
+  /**
+   * The pure part: from reader items to the rows of each table, each tagged with its disposition.
+   * Reads {@code documents} from the warehouse only to accept questions about documents ingested before.
+   */
+  public static Transformed transform(Dataset<Row> items, Warehouse warehouse) {
+    Contract documentsContract = Contracts.load("documents");
+    Contract questionsContract = Contracts.load("questions");
+
+    Dataset<Row> documents = items.filter(col("kind").equalTo(ItemRows.DOCUMENT))
+        .select(withProvenance(documentsContract));
+    documents = Dispositions.resolveDuplicates(Dispositions.checkContract(documents, documentsContract), documentsContract)
+        .persist(StorageLevel.MEMORY_AND_DISK());
+
+    Dataset<Row> questions = items.filter(col("kind").equalTo(ItemRows.QUESTION))
+        .select(withProvenance(questionsContract));
+    questions = Dispositions.checkContract(questions, questionsContract);
+    questions = rejectOrphans(questions, documents, warehouse);
+    questions = Dispositions.resolveDuplicates(questions, questionsContract);
+
+    Dataset<Row> readerRejections = items.filter(col("kind").equalTo(ItemRows.REJECTION))
+        .select(col("source_file").as("source"), col("location"), col("payload"), col("payload_bytes"), col("reason"));
+    Dataset<Row> quarantine = readerRejections
+        .unionByName(Dispositions.quarantined(documents, documentsContract))
+        .unionByName(Dispositions.quarantined(questions, questionsContract));
+    return new Transformed(documents, questions, quarantine);
+  }
+
+  /** Questions naming a document that is neither in this input (written) nor already in the warehouse. */
+  private static Dataset<Row> rejectOrphans(Dataset<Row> questions, Dataset<Row> documents, Warehouse warehouse) {
+    Dataset<Row> known = documents.filter(col(DISPOSITION).equalTo(WRITTEN)).select(col("doc_id").as("_known_doc"));
+    if (warehouse.exists("documents")) {
+      known = known.union(warehouse.read("documents").select(col("doc_id").as("_known_doc")));
+    }
+    known = known.distinct();
+    Column orphan = col(DISPOSITION).isNull().and(col("doc_id").isNotNull()).and(col("_known_doc").isNull());
+    return questions.join(known, questions.col("doc_id").equalTo(known.col("_known_doc")), "left")
+        .withColumn(REASON, when(orphan, concat(lit("table questions, column doc_id: got '"), col("doc_id"),
+            lit("', expected a document of this input or of the documents table (was it quarantined?)")))
+            .otherwise(col(REASON)))
+        .withColumn(DISPOSITION, when(orphan, lit(QUARANTINED)).otherwise(col(DISPOSITION)))
+        .drop("_known_doc");
+  }
+
+  private static Column[] withProvenance(Contract contract) {
+    List<Column> columns = new ArrayList<>();
+    contract.columnNames().forEach(c -> columns.add(col(c)));
+    columns.add(col("source_file"));
+    columns.add(col("ordinal"));
+    columns.add(col("location"));
+    return columns.toArray(Column[]::new);
+  }
+
+  private static Dataset<Row> written(Dataset<Row> rows, Contract contract) {
+    return rows.filter(col(DISPOSITION).equalTo(WRITTEN))
+        .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
+  }
+
+  private static Map<String, Long> countDispositions(Dataset<Row> rows) {
+    Map<String, Long> counts = new LinkedHashMap<>();
+    counts.put(WRITTEN, 0L);
+    counts.put(COLLAPSED, 0L);
+    counts.put(QUARANTINED, 0L);
+    for (Row row : rows.groupBy(DISPOSITION).count().collectAsList()) {
+      counts.put(row.getString(0), row.getLong(1));
+    }
+    return counts;
+  }
+
+  private static void putWrite(Map<String, Long> details, WriteResult write) {
+    details.put(write.table() + ".inserted", write.inserted());
+    details.put(write.table() + ".updated", write.updated());
+  }
+
+  /** Files of the format under {@code input}: the file itself, or the accepted files of a directory tree. */
+  static List<String> inputFiles(SparkSession spark, String input, BenchmarkReader reader) {
+    try {
+      Path path = new Path(input);
+      FileSystem fs = path.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      if (!fs.exists(path)) {
+        throw new ConfigException(List.of("ingest.input: got " + input + ", expected an existing file or directory"));
+      }
+      FileStatus status = fs.getFileStatus(path);
+      if (status.isFile()) {
+        return List.of(status.getPath().toString());
+      }
+      List<String> files = new ArrayList<>();
+      RemoteIterator<LocatedFileStatus> listing = fs.listFiles(path, true);
+      while (listing.hasNext()) {
+        LocatedFileStatus file = listing.next();
+        String name = file.getPath().getName();
+        if (!name.startsWith(".") && !name.startsWith("_") && reader.accepts(name)) {
+          files.add(file.getPath().toString());
+        }
+      }
+      if (files.isEmpty()) {
+        throw new ConfigException(List.of("ingest.input: directory " + input + " holds no " + reader.format()
+            + " files, expected at least one file the " + reader.format() + " reader accepts"));
+      }
+      files.sort(String::compareTo);
+      return files;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + input, e);
+    }
+  }
+
+  private void printSummary(List<String> files, RunCounts counts, WriteResult... writes) {
+    var out = run.out();
+    out.printf(Locale.ROOT, "ingest %s: %d file(s) from %s%n", options.format(), files.size(), options.input());
+    out.printf(Locale.ROOT, "  read %d items: %d written, %d quarantined (%.1f%%)%n", counts.input(), counts.output(),
+        counts.quarantined(), 100 * counts.badFraction());
+    Map<String, Long> d = counts.details();
+    out.printf(Locale.ROOT, "  documents: %d rows, %d identical repeats collapsed, %d quarantined%n",
+        d.get("documents.written"), d.get("documents.collapsed"), d.get("documents.quarantined"));
+    out.printf(Locale.ROOT, "  questions: %d rows, %d identical repeats collapsed, %d quarantined%n",
+        d.get("questions.written"), d.get("questions.collapsed"), d.get("questions.quarantined"));
+    out.printf(Locale.ROOT, "  reader rejections: %d%n", d.get("reader.rejected"));
+    for (WriteResult write : writes) {
+      out.println("  " + write);
+    }
+    out.flush();
+  }
+}

@@ -1,0 +1,52 @@
+package dev.infuse.jobs.spark;
+
+import java.util.Map;
+import org.apache.spark.SparkConf;
+import org.apache.spark.sql.SparkSession;
+import scala.Option;
+
+/**
+ * Gets the SparkSession a job runs in. When the platform already owns one (spark-submit, EMR,
+ * Databricks, a notebook, a test), that one is used as it is; Infuse only creates a session for local
+ * runs, with Delta enabled and the given master.
+ */
+public final class SparkSessions {
+  private SparkSessions() {}
+
+  /** A session and whether Infuse created it (and so may stop it). */
+  public record Session(SparkSession spark, boolean created) {}
+
+  public static Session getOrCreate(String appName, String master, Map<String, String> conf) {
+    Option<SparkSession> active = SparkSession.getActiveSession();
+    if (active.isDefined()) {
+      return new Session(active.get(), false);
+    }
+    Option<SparkSession> existing = SparkSession.getDefaultSession();
+    if (existing.isDefined()) {
+      return new Session(existing.get(), false);
+    }
+    SparkConf sparkConf = new SparkConf();
+    SparkSession.Builder builder = SparkSession.builder().appName(appName);
+    // spark-submit passes its master as a system property that SparkConf picks up; respect it.
+    if (!sparkConf.contains("spark.master")) {
+      builder.master(master);
+    }
+    builder
+        .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+        .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+        .config("spark.sql.session.timeZone", "UTC")
+        // Keys in JSON output always present, so `infuse sql --json` rows have a stable shape.
+        .config("spark.sql.jsonGenerator.ignoreNullFields", "false")
+        .config("spark.ui.showConsoleProgress", "false");
+    if (!sparkConf.contains("spark.master") && master.startsWith("local")) {
+      builder.config("spark.driver.host", "127.0.0.1")
+          .config("spark.driver.bindAddress", "127.0.0.1")
+          .config("spark.sql.shuffle.partitions", String.valueOf(Math.max(4, Runtime.getRuntime().availableProcessors() * 2)))
+          .config("spark.databricks.delta.snapshotPartitions", "4");
+    }
+    conf.forEach(builder::config);
+    SparkSession spark = builder.getOrCreate();
+    spark.sparkContext().setLogLevel("WARN");
+    return new Session(spark, true);
+  }
+}

@@ -1,0 +1,141 @@
+package dev.infuse.jobs.validate;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.infuse.jobs.InfuseHome;
+import dev.infuse.jobs.config.ConfigException;
+import dev.infuse.jobs.config.ConfigLoader;
+import dev.infuse.jobs.contract.Contract;
+import dev.infuse.jobs.contract.Contracts;
+import dev.infuse.udfs.common.Registry;
+import dev.infuse.udfs.prompt.PromptTemplate;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code validate}: loads every config under {@code conf/}, every prompt under {@code conf/prompts/}
+ * and every contract under {@code data-contracts/}, and reports every error it finds, not just the
+ * first. Exits 1 when any file is invalid. Needs no Spark session.
+ */
+@Command(name = "validate", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Check every config and prompt under conf/ and every contract under data-contracts/.",
+        "Reports all errors; exits 1 if any file is invalid."})
+public final class ValidateCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--conf-dir", paramLabel = "DIR", description = "Config directory (default: <infuse home>/conf).")
+  Path confDir;
+
+  @Option(names = "--contracts-dir", paramLabel = "DIR",
+      description = "Contracts directory (default: <infuse home>/data-contracts).")
+  Path contractsDir;
+
+  private final ObjectMapper promptYaml = new ObjectMapper(new YAMLFactory())
+      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    Path conf = confDir != null ? confDir : InfuseHome.resolve("conf");
+    Path contracts = contractsDir != null ? contractsDir : InfuseHome.resolve("data-contracts");
+    List<String> errors = new ArrayList<>();
+    int files = 0;
+    Path prompts = conf.resolve("prompts");
+    Registry<Path> promptIds = new Registry<>("prompt");
+    for (Path file : list(conf, ".yaml", ".yml")) {
+      files++;
+      List<String> problems = file.startsWith(prompts) ? checkPrompt(file, promptIds) : checkConfig(file);
+      report(out, file, problems, errors);
+    }
+    for (Path file : list(contracts, ".json")) {
+      files++;
+      report(out, file, checkContract(file), errors);
+    }
+    out.printf("%d file(s) checked, %d error(s)%n", files, errors.size());
+    out.flush();
+    return errors.isEmpty() ? 0 : 1;
+  }
+
+  private List<String> checkConfig(Path file) {
+    try {
+      ConfigLoader.withDefaults().file(file).load();
+      return List.of();
+    } catch (ConfigException e) {
+      return e.problems();
+    }
+  }
+
+  private List<String> checkPrompt(Path file, Registry<Path> ids) {
+    try {
+      PromptTemplate prompt = promptYaml.readValue(file.toFile(), PromptTemplate.class);
+      List<String> problems = new ArrayList<>(prompt.problems());
+      if (prompt.id() != null) {
+        String key = prompt.id() + "@v" + prompt.version();
+        if (ids.contains(key)) {
+          problems.add("id: prompt " + key + " is also defined in " + ids.get(key) + ", expected unique id and version");
+        } else {
+          ids.register(key, file);
+        }
+      }
+      return problems;
+    } catch (JsonProcessingException e) {
+      return List.of(e.getOriginalMessage() + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static List<String> checkContract(Path file) {
+    try {
+      Contract contract = Contracts.parse(file);
+      List<String> problems = new ArrayList<>(contract.problems());
+      String expectedName = file.getFileName().toString().replaceFirst("\\.json$", "");
+      if (contract.table() != null && !contract.table().equals(expectedName)) {
+        problems.add("table: got " + contract.table() + ", expected " + expectedName + " (the file name)");
+      }
+      return problems;
+    } catch (IllegalArgumentException e) {
+      return List.of(e.getMessage());
+    }
+  }
+
+  private static void report(PrintWriter out, Path file, List<String> problems, List<String> errors) {
+    if (problems.isEmpty()) {
+      out.println("ok     " + file);
+      return;
+    }
+    out.println("ERROR  " + file);
+    for (String problem : problems) {
+      out.println("         " + problem);
+      errors.add(file + ": " + problem);
+    }
+  }
+
+  private static List<Path> list(Path dir, String... suffixes) {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      return walk.filter(Files::isRegularFile)
+          .filter(p -> Stream.of(suffixes).anyMatch(s -> p.getFileName().toString().endsWith(s)))
+          .sorted()
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + dir, e);
+    }
+  }
+}

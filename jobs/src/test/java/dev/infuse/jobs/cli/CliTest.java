@@ -1,0 +1,122 @@
+package dev.infuse.jobs.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.infuse.jobs.SparkTestSession;
+import dev.infuse.jobs.SparkTestSession.CliResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class CliTest {
+  private static String warehouse;
+
+  @BeforeAll
+  static void ingestSample() {
+    warehouse = SparkTestSession.tempDir("cli").toString();
+    CliResult result = SparkTestSession.cli("ingest", "--format", "quality", "--input",
+        SparkTestSession.repoRoot().resolve("samples/quality/quality_dev_sample.jsonl").toString(), "--warehouse", warehouse);
+    assertThat(result.code()).as(result.toString()).isZero();
+  }
+
+  @Test
+  void helpListsEveryJob() {
+    CliResult result = SparkTestSession.cli("--help");
+    assertThat(result.code()).isZero();
+    assertThat(result.out()).contains("ingest", "chunk", "sql", "validate", "demo");
+  }
+
+  @Test
+  void everyJobTakesHelpAndTheCommonOptions() {
+    for (String job : List.of("ingest", "chunk", "sql", "demo")) {
+      CliResult result = SparkTestSession.cli(job, "--help");
+      assertThat(result.code()).as(job).isZero();
+      assertThat(result.out()).as(job).contains("--config", "--set", "--warehouse", "--master");
+    }
+  }
+
+  @Test
+  void unknownOptionNamesTheNearestValidOne() {
+    CliResult result = SparkTestSession.cli("ingest", "--formt=quality");
+    assertThat(result.code()).isEqualTo(2);
+    assertThat(result.err()).contains("Unknown option: '--formt=quality'").contains("Possible solutions: --format");
+  }
+
+  @Test
+  void unknownConfigKeyNamesTheNearestValidOne() {
+    CliResult result = SparkTestSession.cli("chunk", "--warehouse", warehouse, "--set", "chunk.max_tokns=64");
+    assertThat(result.code()).isEqualTo(2);
+    assertThat(result.err()).contains("unknown config key 'chunk.max_tokns'; did you mean 'chunk.max_tokens'?");
+  }
+
+  @Test
+  void sqlJsonPrintsOneObjectPerRowWithEveryColumn() throws IOException {
+    CliResult result = SparkTestSession.cli("sql", "--warehouse", warehouse, "--json",
+        "SELECT question_id, gold, gold_index, doc_id, options FROM questions ORDER BY question_id LIMIT 3");
+    assertThat(result.code()).as(result.toString()).isZero();
+    List<String> lines = result.out().lines().toList();
+    assertThat(lines).hasSize(3);
+    JsonNode first = new ObjectMapper().readTree(lines.get(0));
+    assertThat(first.get("question_id").asText()).startsWith("quality:");
+    assertThat(first.get("options").isArray()).isTrue();
+    assertThat(first.has("gold_index")).isTrue();
+  }
+
+  @Test
+  void sqlJsonKeepsNullColumns() throws IOException {
+    CliResult result = SparkTestSession.cli("sql", "--warehouse", warehouse, "--json",
+        "SELECT CAST(NULL AS STRING) AS nothing, count(*) AS n FROM documents");
+    JsonNode row = new ObjectMapper().readTree(result.out().lines().findFirst().orElseThrow());
+    assertThat(row.has("nothing")).isTrue();
+    assertThat(row.get("nothing").isNull()).isTrue();
+    assertThat(row.get("n").asLong()).isEqualTo(5);
+  }
+
+  @Test
+  void sqlTableIsAlignedAndCountsRows() {
+    CliResult result = SparkTestSession.cli("sql", "--warehouse", warehouse,
+        "SELECT benchmark, count(*) AS n FROM questions GROUP BY benchmark");
+    assertThat(result.code()).as(result.toString()).isZero();
+    assertThat(result.out().lines().toList()).containsExactly("benchmark | n", "----------+---", "quality   | 62", "(1 row)");
+  }
+
+  @Test
+  void sqlOnAnUnknownTableListsTheTables() {
+    CliResult result = SparkTestSession.cli("sql", "--warehouse", warehouse, "SELECT * FROM chunkz");
+    assertThat(result.code()).isEqualTo(2);
+    assertThat(result.err()).contains("chunkz").contains("documents, quarantine, questions, runs");
+  }
+
+  @Test
+  void validateAcceptsTheRepositoryConfigsPromptsAndContracts() {
+    CliResult result = SparkTestSession.cli("validate");
+    assertThat(result.code()).as(result.toString()).isZero();
+    assertThat(result.out()).contains("data-contracts/questions.json").contains(", 0 error(s)");
+  }
+
+  @Test
+  void validateReportsEveryErrorInEveryFile() throws IOException {
+    Path conf = SparkTestSession.tempDir("conf");
+    Files.writeString(conf.resolve("a.yaml"), "chunk:\n  max_tokenz: 5\nwarehous: x\n");
+    Files.createDirectories(conf.resolve("prompts"));
+    Files.writeString(conf.resolve("prompts/p.yaml"), "id: p\nversion: 0\nmessages:\n  - role: robot\n    content: hi {{name\n");
+    Path contracts = SparkTestSession.tempDir("contracts");
+    Files.writeString(contracts.resolve("t.json"), "{\"table\": \"t\", \"version\": 1, \"primary_key\": [\"id\"],"
+        + " \"columns\": [{\"name\": \"id\", \"type\": \"strng\", \"nullable\": false}]}");
+    CliResult result = SparkTestSession.cli("validate", "--conf-dir", conf.toString(), "--contracts-dir", contracts.toString());
+    assertThat(result.code()).isEqualTo(1);
+    assertThat(result.out())
+        .contains("did you mean 'chunk.max_tokens'")
+        .contains("did you mean 'warehouse'")
+        .contains("version: got 0, expected an integer >= 1")
+        .contains("messages[0].role: got robot")
+        .contains("malformed placeholder")
+        .contains("column id: type 'strng' is not a Spark SQL type")
+        .contains("3 file(s) checked, 6 error(s)");
+  }
+}

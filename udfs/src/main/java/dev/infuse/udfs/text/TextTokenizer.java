@@ -1,0 +1,23 @@
+package dev.infuse.udfs.text;
+
+/**
+ * Splits text into the tokens a model would see, with where each token sits in the text.
+ *
+ * <p>Special tokens a model template adds ({@code [CLS]}, {@code [SEP]}, {@code <s>} …) are never
+ * included: chunk budgets count the text's own tokens, and the embedder adds its template on top.
+ */
+public interface TextTokenizer extends AutoCloseable {
+
+  /** A stable name for this tokenizer, stored in the chunks table so a chunking can be reproduced. */
+  String id();
+
+  /** Every token of {@code text} in order, as [start, end) UTF-16 offsets into {@code text}. */
+  TokenSpans spans(String text);
+
+  /** The number of tokens of {@code text}: always {@code spans(text).size()}. */
+  int count(String text);
+
+  /** Releases native memory; no checked exception, since there is nothing a caller could do with one. */
+  @Override
+  void close();
+}

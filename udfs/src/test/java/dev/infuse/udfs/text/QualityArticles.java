@@ -1,0 +1,69 @@
+package dev.infuse.udfs.text;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** The long prose of the QuALITY sample in the shared folder, for chunking real text in tests. */
+final class QualityArticles {
+  private static final String SAMPLE = "benchmarks/quality/quality_dev_sample.jsonl";
+
+  private QualityArticles() {}
+
+  /** Each distinct article of the sample, in file order. */
+  static List<String> load() {
+    Path sample = sharedDir().resolve(SAMPLE);
+    if (!Files.isRegularFile(sample)) {
+      throw new IllegalStateException("QuALITY sample missing: " + sample);
+    }
+    ObjectMapper mapper = new ObjectMapper();
+    Set<String> articles = new LinkedHashSet<>();
+    try {
+      for (String line : Files.readAllLines(sample)) {
+        if (!line.isBlank()) {
+          JsonNode record = mapper.readTree(line);
+          articles.add(record.get("article").asText());
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new ArrayList<>(articles);
+  }
+
+  /** The articles repeated and joined with blank lines until the text is {@code length} chars long. */
+  static String concatenated(int length) {
+    StringBuilder text = new StringBuilder();
+    List<String> articles = load();
+    for (int i = 0; text.length() < length; i++) {
+      text.append(articles.get(i % articles.size())).append("\n\n");
+    }
+    return text.substring(0, length);
+  }
+
+  /** {@code <repo root>/../shared}, the repo root given by Maven or found above the working dir. */
+  private static Path sharedDir() {
+    return repoRoot().getParent().resolve("shared");
+  }
+
+  private static Path repoRoot() {
+    String configured = System.getProperty("infuse.repo.root");
+    if (configured != null && !configured.isBlank()) {
+      return Path.of(configured).toAbsolutePath().normalize();
+    }
+    Path dir = Path.of(System.getProperty("user.dir")).toAbsolutePath();
+    for (Path d = dir; d != null; d = d.getParent()) {
+      if (Files.isRegularFile(d.resolve("pom.xml")) && Files.isDirectory(d.resolve("udfs"))) {
+        return d;
+      }
+    }
+    throw new IllegalStateException("no repo root (pom.xml next to udfs/) above " + dir);
+  }
+}
