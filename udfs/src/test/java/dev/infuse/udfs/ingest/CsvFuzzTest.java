@@ -105,7 +105,7 @@ class CsvFuzzTest {
 
   private static List<Map<String, String>> goodRecords(String path, List<String> header) {
     String text = new String(SharedBenchmarks.file(path).content(), StandardCharsets.UTF_8);
-    CSVFormat format = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get();
+    CSVFormat format = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).build();
     try (CSVParser parser = CSVParser.parse(text, format)) {
       header.addAll(parser.getHeaderNames());
       List<Map<String, String>> records = new ArrayList<>();
@@ -126,7 +126,7 @@ class CsvFuzzTest {
   private static String print(Collection<String> values) {
     StringBuilder out = new StringBuilder();
     try {
-      CSVFormat.DEFAULT.builder().setRecordSeparator("").get().printRecord(out, values.toArray());
+      CSVFormat.DEFAULT.builder().setRecordSeparator("").build().printRecord(out, values.toArray());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -1,0 +1,67 @@
+-- Databricks notebook source
+-- MAGIC %md
+-- MAGIC # Explore an Infuse warehouse
+-- MAGIC Run `bin/infuse demo` first. Locally, `bin/infuse sql --warehouse ./warehouse "<query>"` runs any cell below.
+-- MAGIC On Databricks, register the tables once, e.g.
+-- MAGIC `CREATE TABLE IF NOT EXISTS documents USING DELTA LOCATION 'dbfs:/infuse/warehouse/documents'`
+-- MAGIC (and the same for questions, chunks, quarantine, runs). CI runs every SQL cell against the demo's warehouse.
+
+-- COMMAND ----------
+
+-- Documents per corpus, with their size in characters.
+SELECT corpus, count(*) AS documents, sum(length(text)) AS characters
+FROM documents
+GROUP BY corpus
+ORDER BY corpus;
+
+-- COMMAND ----------
+
+-- Questions per benchmark, split and answer type, and how many sit in a named subset.
+SELECT benchmark, split, answer_type, count(*) AS questions,
+       sum(CASE WHEN size(subsets) > 0 THEN 1 ELSE 0 END) AS in_a_subset
+FROM questions
+GROUP BY benchmark, split, answer_type
+ORDER BY benchmark, split;
+
+-- COMMAND ----------
+
+-- Gold answer balance: a skewed letter distribution is worth knowing before scoring.
+SELECT benchmark, gold, count(*) AS questions
+FROM questions
+WHERE answer_type = 'mcq'
+GROUP BY benchmark, gold
+ORDER BY benchmark, gold;
+
+-- COMMAND ----------
+
+-- Chunks per document and their token sizes, per chunking setting.
+SELECT c.doc_id, d.title, c.tokenizer, c.max_tokens, count(*) AS chunks,
+       min(c.n_tokens) AS min_tokens, round(avg(c.n_tokens)) AS avg_tokens, max(c.n_tokens) AS max_tokens_seen
+FROM chunks c JOIN documents d ON d.doc_id = c.doc_id
+GROUP BY c.doc_id, d.title, c.tokenizer, c.max_tokens
+ORDER BY c.doc_id;
+
+-- COMMAND ----------
+
+-- Every chunk maps back into its document exactly: this must return one row with mismatches = 0.
+SELECT count(*) AS chunks,
+       sum(CASE WHEN substring(d.text, c.char_start + 1, c.char_end - c.char_start) = c.text THEN 0 ELSE 1 END) AS mismatches
+FROM chunks c JOIN documents d ON d.doc_id = c.doc_id;
+
+-- COMMAND ----------
+
+-- The run log: what each job read, wrote and quarantined. read = written + quarantined for succeeded runs.
+SELECT run_id, job, status, input_count, output_count, quarantined_count,
+       input_count = output_count + quarantined_count AS reconciles,
+       round((unix_millis(ended_at) - unix_millis(started_at)) / 1000.0, 1) AS seconds
+FROM runs
+ORDER BY started_at;
+
+-- COMMAND ----------
+
+-- Why records were quarantined, most common reasons first (empty for the demo; one row per job and reason otherwise).
+SELECT coalesce(q.job, '-') AS job, coalesce(regexp_extract(q.reason, '^[^:]*', 0), '(nothing quarantined)') AS reason_kind,
+       count(q.quarantine_id) AS records
+FROM (SELECT 1) AS one LEFT JOIN quarantine q ON true
+GROUP BY 1, 2
+ORDER BY records DESC;
