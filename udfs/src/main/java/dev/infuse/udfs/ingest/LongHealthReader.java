@@ -113,7 +113,7 @@ public final class LongHealthReader implements BenchmarkReader {
         for (int i = 0; i < questions.size(); i++) {
           questionRaws.add(raw.part(questionLocation(key, i), Json.compact(questions.get(i))));
         }
-        Quarantine.rejectDocument(out, raw, docId, e.reason(), questionRaws);
+        RejectedDocuments.rejectDocument(out, raw, docId, e.reason(), questionRaws);
         return;
       }
       out.document(document);

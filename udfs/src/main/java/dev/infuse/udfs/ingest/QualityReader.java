@@ -50,7 +50,7 @@ public final class QualityReader implements BenchmarkReader {
     } catch (BadRecordException e) {
       List<RawRecord> questionRaws = new ArrayList<>();
       questions.forEach(question -> questionRaws.add(raw.part(raw.location(), Json.compact(question))));
-      Quarantine.rejectDocument(out, raw, docId, e.reason(), questionRaws);
+      RejectedDocuments.rejectDocument(out, raw, docId, e.reason(), questionRaws);
       return;
     }
     out.document(document);

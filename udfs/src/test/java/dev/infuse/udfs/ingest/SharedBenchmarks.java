@@ -1,5 +1,6 @@
 package dev.infuse.udfs.ingest;
 
+import dev.infuse.udfs.RepoPaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -33,21 +34,6 @@ final class SharedBenchmarks {
   }
 
   static Path root() {
-    return repoRoot().resolve("..").resolve("shared").resolve("benchmarks").normalize();
-  }
-
-  private static Path repoRoot() {
-    String configured = System.getProperty("infuse.repo.root");
-    if (configured != null && !configured.isBlank()) {
-      return Path.of(configured).toAbsolutePath();
-    }
-    Path dir = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-    while (dir != null) {
-      if (Files.exists(dir.resolve("pom.xml")) && Files.isDirectory(dir.resolve("udfs"))) {
-        return dir;
-      }
-      dir = dir.getParent();
-    }
-    throw new IllegalStateException("no repository root above " + System.getProperty("user.dir"));
+    return RepoPaths.shared().resolve("benchmarks");
   }
 }

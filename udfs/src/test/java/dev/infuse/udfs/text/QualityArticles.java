@@ -1,5 +1,6 @@
 package dev.infuse.udfs.text;
 
+import dev.infuse.udfs.RepoPaths;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -48,22 +49,7 @@ final class QualityArticles {
     return text.substring(0, length);
   }
 
-  /** {@code <repo root>/../shared}, the repo root given by Maven or found above the working dir. */
   private static Path sharedDir() {
-    return repoRoot().getParent().resolve("shared");
-  }
-
-  private static Path repoRoot() {
-    String configured = System.getProperty("infuse.repo.root");
-    if (configured != null && !configured.isBlank()) {
-      return Path.of(configured).toAbsolutePath().normalize();
-    }
-    Path dir = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-    for (Path d = dir; d != null; d = d.getParent()) {
-      if (Files.isRegularFile(d.resolve("pom.xml")) && Files.isDirectory(d.resolve("udfs"))) {
-        return d;
-      }
-    }
-    throw new IllegalStateException("no repo root (pom.xml next to udfs/) above " + dir);
+    return RepoPaths.shared();
   }
 }

@@ -6,8 +6,8 @@ import java.util.List;
  * Rejects a document together with its questions. A question whose document is quarantined would point
  * at nothing, so it is quarantined too, with a reason that says why, rather than dropped silently.
  */
-final class Quarantine {
-  private Quarantine() {}
+final class RejectedDocuments {
+  private RejectedDocuments() {}
 
   static void rejectDocument(
       ItemSink out, RawRecord document, String docId, String reason, List<RawRecord> questions) {
