@@ -1,0 +1,4 @@
+package dev.infuse.udfs.llm;
+
+/** One chat message. @param role system, user or assistant */
+public record ChatMessage(String role, String content) {}
