@@ -12,15 +12,24 @@ import java.util.Map;
  * @param warehouse where the Delta tables live: a directory or any Hadoop URI
  */
 public record InfuseConfig(
-    String warehouse, RunConfig run, SparkConfig spark, IngestConfig ingest, ChunkConfig chunk, DemoConfig demo) {
+    String warehouse,
+    RunConfig run,
+    SparkConfig spark,
+    IngestConfig ingest,
+    ChunkConfig chunk,
+    LlmConfig llm,
+    GenQaConfig genQa,
+    GenDocsConfig genDocs,
+    DemoConfig demo) {
 
   /**
    * Settings every job shares.
    *
    * @param seed the run seed; all sampling derives from (seed, row key)
    * @param progressIntervalSeconds how often the driver prints progress; 0 turns it off
+   * @param promptsDir where the prompt templates are: a directory or URI, relative to the Infuse home
    */
-  public record RunConfig(long seed, int progressIntervalSeconds) {}
+  public record RunConfig(long seed, int progressIntervalSeconds, String promptsDir) {}
 
   /**
    * @param master the Spark master for local runs; ignored when spark-submit or the platform sets one
@@ -43,6 +52,70 @@ public record InfuseConfig(
    * @param corpus chunk only this corpus; null for every document
    */
   public record ChunkConfig(int maxTokens, int overlapTokens, String tokenizer, String corpus) {}
+
+  /**
+   * Where every LLM call goes, and what it may cost. See defaults.yaml for each key.
+   *
+   * @param apiKeyEnv the NAME of the environment variable holding the API key, never the key
+   * @param maxTotalTokens stop cleanly once a run has used this many tokens (in + out); 0 for no limit
+   * @param prices per model, in US dollars per million tokens, for the cost estimate in {@code runs}
+   * @param maxFailureFraction fail the run when more than this fraction of its calls failed for good
+   */
+  public record LlmConfig(
+      String backend,
+      String baseUrl,
+      String model,
+      String apiKeyEnv,
+      int maxConcurrency,
+      int requestTimeoutSeconds,
+      int rowTimeoutSeconds,
+      int maxAttempts,
+      long initialBackoffMillis,
+      long maxBackoffMillis,
+      int maxTokens,
+      double temperature,
+      double topP,
+      long maxTotalTokens,
+      Map<String, Price> prices,
+      double maxFailureFraction,
+      int rowsPerTask) {}
+
+  /** US dollars per million tokens. */
+  public record Price(double inputPerMillion, double outputPerMillion) {}
+
+  /**
+   * @param unit generate per {@code chunk} or per {@code document}
+   * @param pairsPerUnit QA pairs asked for per unit
+   * @param maxUnits the most units to generate for, in a stable order; 0 for all
+   * @param corpus only this corpus; null for all
+   */
+  public record GenQaConfig(String unit, int pairsPerUnit, int maxUnits, String corpus) {}
+
+  /**
+   * @param kinds which kinds to generate: rephrase, entity, focal
+   * @param rephraseStyles WRAP-like styles: simple, encyclopedic, terse, qa_dialogue
+   * @param rephrasesPerStyle samples per document and style (different seeds)
+   * @param maxEntities entities extracted per document
+   * @param entitySingles documents about one entity, per source document (the most frequent first)
+   * @param entityPairs documents about a pair of entities, per source document (seeded sample)
+   * @param entityTriples documents about three entities, per source document (seeded sample)
+   * @param questionsPerFocal questions each focal rewrite is conditioned on
+   * @param focalPerDoc focal rewrites per source document
+   * @param maxDocs the most source documents, in a stable order; 0 for all
+   * @param corpus only this corpus; null for all
+   */
+  public record GenDocsConfig(
+      java.util.List<String> kinds,
+      java.util.List<String> rephraseStyles,
+      int rephrasesPerStyle,
+      int maxEntities,
+      int entitySingles,
+      int entityPairs,
+      int entityTriples,
+      int questionsPerFocal,
+      int focalPerDoc,
+      int maxDocs,
+      String corpus) {}
 
   /**
    * @param input the demo's QuALITY file, relative to the Infuse home directory
@@ -74,6 +147,44 @@ public record InfuseConfig(
     }
     if (chunk.tokenizer() == null || chunk.tokenizer().isBlank()) {
       problems.add("chunk.tokenizer: got nothing, expected 'default' or the path of a tokenizer.json");
+    }
+    if (llm.maxConcurrency() < 1) {
+      problems.add("llm.max_concurrency: got " + llm.maxConcurrency() + ", expected an integer >= 1");
+    }
+    if (llm.maxAttempts() < 1) {
+      problems.add("llm.max_attempts: got " + llm.maxAttempts() + ", expected an integer >= 1");
+    }
+    if (llm.requestTimeoutSeconds() < 1 || llm.rowTimeoutSeconds() < llm.requestTimeoutSeconds()) {
+      problems.add("llm.row_timeout_seconds: got " + llm.rowTimeoutSeconds() + " with request_timeout_seconds "
+          + llm.requestTimeoutSeconds() + ", expected 1 <= request_timeout_seconds <= row_timeout_seconds");
+    }
+    if (llm.maxTotalTokens() < 0) {
+      problems.add("llm.max_total_tokens: got " + llm.maxTotalTokens() + ", expected >= 0 (0 for no limit)");
+    }
+    if (!(llm.maxFailureFraction() >= 0 && llm.maxFailureFraction() <= 1)) {
+      problems.add("llm.max_failure_fraction: got " + llm.maxFailureFraction() + ", expected a fraction in 0..1");
+    }
+    if (llm.rowsPerTask() < 1) {
+      problems.add("llm.rows_per_task: got " + llm.rowsPerTask() + ", expected an integer >= 1");
+    }
+    if (!java.util.List.of("chunk", "document").contains(genQa.unit())) {
+      problems.add("gen_qa.unit: got " + genQa.unit() + ", expected chunk or document");
+    }
+    if (genQa.pairsPerUnit() < 1) {
+      problems.add("gen_qa.pairs_per_unit: got " + genQa.pairsPerUnit() + ", expected an integer >= 1");
+    }
+    for (String kind : genDocs.kinds()) {
+      if (!java.util.List.of("rephrase", "entity", "focal").contains(kind)) {
+        problems.add("gen_docs.kinds: got " + kind + ", expected rephrase, entity or focal");
+      }
+    }
+    for (String style : genDocs.rephraseStyles()) {
+      if (!java.util.List.of("simple", "encyclopedic", "terse", "qa_dialogue").contains(style)) {
+        problems.add("gen_docs.rephrase_styles: got " + style + ", expected simple, encyclopedic, terse or qa_dialogue");
+      }
+    }
+    if (genDocs.questionsPerFocal() < 1) {
+      problems.add("gen_docs.questions_per_focal: got " + genDocs.questionsPerFocal() + ", expected an integer >= 1");
     }
     return problems;
   }

@@ -10,6 +10,8 @@ import dev.infuse.jobs.cli.JobCommand;
 import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.config.ConfigLoader;
 import dev.infuse.jobs.config.InfuseConfig;
+import dev.infuse.jobs.generate.GenDocsJob;
+import dev.infuse.jobs.generate.GenQaJob;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.spark.SparkSessions;
 import java.io.PrintWriter;
@@ -28,7 +30,8 @@ import picocli.CommandLine.Spec;
  * recorded run, in one Spark session. Later recipes extend this same command.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Run the main pipeline on the embedded defaults: ingest the QuALITY sample, then chunk it.",
+    description = {"Run the main pipeline on the embedded defaults: ingest the QuALITY sample, chunk it, and generate",
+        "synthetic QA and documents (rephrase, entity, focal) with the model-free extractive backend.",
         "Writes to ./warehouse unless --warehouse is given, and prints how to look at the result."})
 public final class DemoCommand implements Callable<Integer> {
   @Spec
@@ -61,13 +64,23 @@ public final class DemoCommand implements Callable<Integer> {
     }
     SparkSessions.Session session = SparkSessions.getOrCreate("infuse demo", config.spark().master(), config.spark().conf());
     try {
-      out.println("== 1/2 ingest: QuALITY sample -> documents, questions");
+      out.println("== 1/4 ingest: QuALITY sample -> documents, questions");
       int code = step(IngestCommand::ingest, new JobRun("ingest", session.spark(), config, out, err));
       if (code != 0) {
         return code;
       }
-      out.println("== 2/2 chunk: documents -> chunks");
+      out.println("== 2/4 chunk: documents -> chunks");
       code = step(run -> new ChunkJob(run).run(), new JobRun("chunk", session.spark(), config, out, err));
+      if (code != 0) {
+        return code;
+      }
+      out.println("== 3/4 gen-qa: chunks -> synthetic_qa (llm.backend " + config.llm().backend() + ")");
+      code = step(run -> new GenQaJob(run).run(), new JobRun(GenQaJob.NAME, session.spark(), config, out, err));
+      if (code != 0) {
+        return code;
+      }
+      out.println("== 4/4 gen-docs: documents -> synthetic_docs (rephrase, entity, focal)");
+      code = step(run -> new GenDocsJob(run).run(), new JobRun(GenDocsJob.NAME, session.spark(), config, out, err));
       if (code != 0) {
         return code;
       }
@@ -98,7 +111,7 @@ public final class DemoCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "%nDemo finished in %.1f s. Warehouse: %s%n", (System.nanoTime() - started) / 1e9,
         warehouse.root());
     for (String table : warehouse.tables()) {
-      out.printf(Locale.ROOT, "  %-12s %6d rows  %s%n", table, warehouse.read(table).count(), warehouse.path(table));
+      out.printf(Locale.ROOT, "  %-15s %6d rows  %s%n", table, warehouse.read(table).count(), warehouse.path(table));
     }
     String w = config.warehouse();
     out.println();
@@ -107,6 +120,9 @@ public final class DemoCommand implements Callable<Integer> {
     out.println("  bin/infuse sql --warehouse " + w
         + " \"SELECT doc_id, count(*) AS chunks, max(n_tokens) AS max_tokens FROM chunks GROUP BY doc_id\"");
     out.println("  bin/infuse sql --warehouse " + w + " --json \"SELECT question_id, question, options, gold FROM questions LIMIT 3\"");
+    out.println("  bin/infuse sql --warehouse " + w + " \"SELECT question, answer FROM synthetic_qa LIMIT 5\"");
+    out.println("  bin/infuse sql --warehouse " + w
+        + " \"SELECT kind, variant, count(*) AS docs, sum(n_tokens) AS tokens FROM synthetic_docs GROUP BY kind, variant\"");
     out.println("  bin/infuse sql --warehouse " + w
         + " \"SELECT run_id, job, status, input_count, output_count, quarantined_count FROM runs ORDER BY started_at\"");
     out.flush();

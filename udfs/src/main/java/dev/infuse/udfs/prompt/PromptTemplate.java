@@ -3,6 +3,7 @@ package dev.infuse.udfs.prompt;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -34,6 +35,37 @@ public record PromptTemplate(String id, int version, String description, List<Me
       }
     }
     return names;
+  }
+
+  /**
+   * The messages with every {@code {{name}}} replaced by its value, so the same template serves an HTTP
+   * model and the record of what was asked. Values are inserted verbatim (no re-expansion of braces they
+   * hold); variables the template does not use are ignored.
+   *
+   * @throws IllegalArgumentException naming {@code id@vN} and each placeholder without a (non-null) value
+   */
+  public List<Message> render(Map<String, String> vars) {
+    Set<String> missing = new LinkedHashSet<>();
+    for (String name : placeholders()) {
+      if (vars == null || vars.get(name) == null) {
+        missing.add(name);
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw new IllegalArgumentException("prompt " + id + "@v" + version + ": no value for placeholder(s) "
+          + String.join(", ", missing) + "; expected every {{name}} the template uses");
+    }
+    List<Message> rendered = new ArrayList<>(messages.size());
+    for (Message message : messages) {
+      Matcher matcher = PLACEHOLDER.matcher(message.content());
+      StringBuilder out = new StringBuilder();
+      while (matcher.find()) {
+        matcher.appendReplacement(out, Matcher.quoteReplacement(vars.get(matcher.group(1))));
+      }
+      matcher.appendTail(out);
+      rendered.add(new Message(message.role(), out.toString()));
+    }
+    return List.copyOf(rendered);
   }
 
   /** Every problem with the template, each naming the field; empty when it is usable. */

@@ -1,0 +1,72 @@
+package dev.infuse.jobs.llm;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * An executor's append-only record of the calls it finished, one JSON line each, flushed as it goes.
+ * A run that is killed leaves its journal behind; the next run folds it into {@code llm_calls} before
+ * deciding what to call, so a response that came back is never paid for twice.
+ *
+ * <p>On HDFS and local disks each line is durable once {@link #append} returns. Object stores (S3, ADLS)
+ * only publish a file when it is closed, so there the journal rolls to a new file every
+ * {@code rollEvery} lines and a kill loses at most that many responses.
+ */
+final class CallJournal implements AutoCloseable {
+  private final FileSystem fs;
+  private final Path directory;
+  private final String prefix;
+  private final int rollEvery;
+  private FSDataOutputStream out;
+  private int linesInFile;
+  private int files;
+
+  CallJournal(Configuration hadoop, String directory, String prefix, int rollEvery) {
+    try {
+      this.directory = new Path(directory);
+      this.fs = this.directory.getFileSystem(hadoop);
+      this.prefix = prefix;
+      this.rollEvery = rollEvery;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open the call journal at " + directory, e);
+    }
+  }
+
+  synchronized void append(String jsonLine) {
+    try {
+      if (out == null || linesInFile >= rollEvery) {
+        closeFile();
+        out = fs.create(new Path(directory, prefix + "-" + (files++) + ".jsonl"), true);
+        linesInFile = 0;
+      }
+      out.write((jsonLine + "\n").getBytes(StandardCharsets.UTF_8));
+      out.hflush();
+      linesInFile++;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the call journal in " + directory, e);
+    }
+  }
+
+  private void closeFile() throws IOException {
+    if (out != null) {
+      OutputStream closing = out;
+      out = null;
+      closing.close();
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    try {
+      closeFile();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot close the call journal in " + directory, e);
+    }
+  }
+}

@@ -1,0 +1,202 @@
+package dev.infuse.jobs.llm;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.desc;
+import static org.apache.spark.sql.functions.row_number;
+import static org.apache.spark.sql.functions.when;
+
+import dev.infuse.jobs.JobRun;
+import dev.infuse.jobs.config.InfuseConfig;
+import dev.infuse.jobs.contract.Contract;
+import dev.infuse.jobs.contract.Contracts;
+import dev.infuse.jobs.io.Warehouse;
+import dev.infuse.udfs.llm.LlmSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.expressions.Window;
+import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.util.SerializableConfiguration;
+
+/**
+ * Makes a job's LLM calls exactly once. Given the requests (key, request JSON, canonical request), it
+ * first folds any journal a killed run left behind into {@code llm_calls}, then calls only the keys that
+ * have not succeeded yet, in waves when a token budget is set, journaling each response as it arrives,
+ * and finally merges the results into {@code llm_calls}. Rerunning a finished or killed job sends no
+ * request for a key that already succeeded; failed keys are tried again.
+ */
+public final class LlmCallRunner {
+  /** Input columns: the request key, the {@code ChatRequest} as JSON, the canonical request for the cache row. */
+  public static final List<String> REQUEST_COLUMNS = List.of("call_key", "chat_request", "canonical_request");
+
+  private final JobRun run;
+  private final InfuseConfig.LlmConfig config;
+  private final Contract contract = Contracts.load("llm_calls");
+
+  public LlmCallRunner(JobRun run) {
+    this.run = run;
+    this.config = run.config().llm();
+  }
+
+  /** What the runner did, for the run's counts. */
+  public record Outcome(long requested, long cached, long called, long failed, long deferredByBudget, long tokensIn,
+      long tokensOut) {}
+
+  public static LlmSettings settings(InfuseConfig.LlmConfig llm) {
+    return new LlmSettings(llm.backend(), llm.baseUrl(), llm.model(), llm.apiKeyEnv(), llm.maxConcurrency(),
+        llm.requestTimeoutSeconds(), llm.rowTimeoutSeconds(), llm.maxAttempts(), llm.initialBackoffMillis(),
+        llm.maxBackoffMillis());
+  }
+
+  /** Makes the calls that are not cached yet; afterwards {@link #responses} answers for every key. */
+  public Outcome call(Dataset<Row> requests) {
+    SparkSession spark = run.spark();
+    Warehouse warehouse = run.warehouse();
+    warehouse.ensureTable(contract);
+    recoverJournals();
+
+    Dataset<Row> unique = requests.select(REQUEST_COLUMNS.stream().map(c -> col(c)).toArray(org.apache.spark.sql.Column[]::new))
+        .dropDuplicates("call_key");
+    Dataset<Row> succeeded = warehouse.read("llm_calls").filter(col("status").equalTo(LlmCallRows.SUCCEEDED)).select("call_key");
+    Dataset<Row> pending = unique.join(succeeded, scala.collection.JavaConverters.asScalaBuffer(List.of("call_key")).toSeq(),
+        "left_anti").orderBy("call_key").persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      long requested = unique.count();
+      long toCall = pending.count();
+      LlmProgress.Accumulators counters = LlmProgress.Accumulators.register(spark.sparkContext(), run.job());
+      Broadcast<SerializableConfiguration> hadoop = new JavaSparkContext(spark.sparkContext())
+          .broadcast(new SerializableConfiguration(spark.sparkContext().hadoopConfiguration()));
+      String journal = journalRoot() + "/" + run.runId();
+      long called = 0;
+      long failed = 0;
+      long tokensIn = 0;
+      long tokensOut = 0;
+      long offset = 0;
+      try (LlmProgress progress = new LlmProgress(run.job(), counters, toCall, run.config().run().progressIntervalSeconds(),
+          run.err())) {
+        while (offset < toCall) {
+          long budgetLeft = config.maxTotalTokens() == 0 ? Long.MAX_VALUE : config.maxTotalTokens() - tokensIn - tokensOut;
+          if (budgetLeft <= 0) {
+            break;
+          }
+          long wave = waveSize(toCall - offset, called, tokensIn + tokensOut, budgetLeft);
+          Dataset<Row> slice = pending.offset((int) offset).limit((int) wave);
+          int partitions = (int) Math.max(1, Math.min(wave, (wave + config.rowsPerTask() - 1) / config.rowsPerTask()));
+          Dataset<Row> results = spark.createDataFrame(slice.repartition(partitions).javaRDD()
+              .mapPartitions(new LlmCallTask(settings(config), journal, run.runId(), hadoop, counters)), contract.schema())
+              .persist(StorageLevel.MEMORY_AND_DISK());
+          Row totals = results.selectExpr("count(*)", "coalesce(sum(CASE WHEN status = 'failed' THEN 1 ELSE 0 END), 0)",
+              "coalesce(sum(tokens_in), 0)", "coalesce(sum(tokens_out), 0)").head();
+          warehouse.upsert(contract, results);
+          results.unpersist();
+          deleteJournal(journal);
+          called += totals.getLong(0);
+          failed += totals.getLong(1);
+          tokensIn += totals.getLong(2);
+          tokensOut += totals.getLong(3);
+          offset += wave;
+        }
+      }
+      long deferred = toCall - called;
+      if (deferred > 0) {
+        run.err().printf(Locale.ROOT, "[%s] llm.max_total_tokens %d reached after %d tokens: %d request(s) deferred to the"
+            + " next run; everything done so far is kept%n", run.job(), config.maxTotalTokens(), tokensIn + tokensOut, deferred);
+      }
+      return new Outcome(requested, requested - toCall, called, failed, deferred, tokensIn, tokensOut);
+    } finally {
+      pending.unpersist();
+    }
+  }
+
+  /** For each requested key: its status, response text and error, from {@code llm_calls}. */
+  public Dataset<Row> responses(Dataset<Row> requests) {
+    Dataset<Row> calls = run.warehouse().read("llm_calls").select("call_key", "status", "response_text", "error");
+    return requests.join(calls, scala.collection.JavaConverters.asScalaBuffer(List.of("call_key")).toSeq(), "left");
+  }
+
+  /** Estimated cost in US dollars of the tokens, from {@code llm.prices}; 0 when the model has no price. */
+  public double cost(Outcome outcome) {
+    InfuseConfig.Price price = config.prices() == null ? null : config.prices().get(config.model());
+    if (price == null) {
+      return 0;
+    }
+    return outcome.tokensIn() / 1e6 * price.inputPerMillion() + outcome.tokensOut() / 1e6 * price.outputPerMillion();
+  }
+
+  private long waveSize(long remaining, long calledSoFar, long tokensSoFar, long budgetLeft) {
+    if (config.maxTotalTokens() == 0) {
+      return remaining;
+    }
+    // Before any call, probe with a small wave; afterwards size the wave to the budget at the observed rate.
+    long probe = Math.max(1, config.maxConcurrency());
+    long wave = calledSoFar == 0 ? probe : Math.max(1, budgetLeft / Math.max(1, tokensSoFar / calledSoFar));
+    return Math.min(remaining, wave);
+  }
+
+  private String journalRoot() {
+    return run.warehouse().root() + "/_journal/llm_calls";
+  }
+
+  /**
+   * Folds the journals of earlier runs (a run killed before its merge) into {@code llm_calls}: their
+   * successes count as done, so no paid response is asked for again. A success already in the table is
+   * never replaced by a failure.
+   */
+  private void recoverJournals() {
+    SparkSession spark = run.spark();
+    List<String> dirs = new ArrayList<>();
+    try {
+      Path root = new Path(journalRoot());
+      FileSystem fs = root.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      if (!fs.exists(root)) {
+        return;
+      }
+      for (FileStatus status : fs.listStatus(root)) {
+        if (status.isDirectory() && !status.getPath().getName().equals(run.runId())) {
+          dirs.add(status.getPath().toString());
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list the call journal", e);
+    }
+    if (dirs.isEmpty()) {
+      return;
+    }
+    Dataset<Row> journaled = spark.read().schema(contract.schema()).option("mode", "DROPMALFORMED")
+        .json(dirs.stream().map(d -> d + "/*.jsonl").toArray(String[]::new))
+        .filter(col("call_key").isNotNull().and(col("status").isNotNull()));
+    Dataset<Row> best = journaled.withColumn("_succeeded", when(col("status").equalTo(LlmCallRows.SUCCEEDED), 1).otherwise(0))
+        .withColumn("_rank", row_number().over(Window.partitionBy("call_key").orderBy(desc("_succeeded"), desc("called_at"))))
+        .filter(col("_rank").equalTo(1))
+        .drop("_rank", "_succeeded");
+    Dataset<Row> alreadySucceeded = run.warehouse().read("llm_calls").filter(col("status").equalTo(LlmCallRows.SUCCEEDED))
+        .select("call_key");
+    Dataset<Row> recovered = best.join(alreadySucceeded, scala.collection.JavaConverters.asScalaBuffer(List.of("call_key"))
+        .toSeq(), "left_anti").persist(StorageLevel.MEMORY_AND_DISK());
+    long count = recovered.count();
+    run.warehouse().upsert(contract, recovered);
+    recovered.unpersist();
+    run.err().printf(Locale.ROOT, "[%s] recovered %d call(s) from the journal of %d earlier run(s)%n", run.job(), count,
+        dirs.size());
+    dirs.forEach(this::deleteJournal);
+  }
+
+  private void deleteJournal(String dir) {
+    try {
+      Path path = new Path(dir);
+      path.getFileSystem(run.spark().sparkContext().hadoopConfiguration()).delete(path, true);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete the call journal " + dir, e);
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package dev.infuse.jobs.llm;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.infuse.udfs.llm.ChatRequest;
+import dev.infuse.udfs.llm.ChatResponse;
+import dev.infuse.udfs.llm.LlmCallException;
+import dev.infuse.udfs.llm.LlmClient;
+import dev.infuse.udfs.llm.LlmClients;
+import dev.infuse.udfs.llm.LlmSettings;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Row;
+import org.apache.spark.util.SerializableConfiguration;
+
+/**
+ * Makes the calls of one partition on an executor. All of them are submitted at once to the JVM's
+ * shared client, which bounds how many are in flight; each finished call is journaled before the task
+ * ends, and every request ends as a succeeded or failed row: none is dropped. The closure carries only
+ * settings, the journal path and accumulators; the client is built once per executor JVM.
+ */
+final class LlmCallTask implements FlatMapFunction<Iterator<Row>, Row> {
+  private static final long serialVersionUID = 1L;
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int JOURNAL_ROLL_LINES = 64;
+
+  private final LlmSettings settings;
+  private final String journalDir;
+  private final String runId;
+  private final Broadcast<SerializableConfiguration> hadoop;
+  private final LlmProgress.Accumulators progress;
+
+  LlmCallTask(LlmSettings settings, String journalDir, String runId, Broadcast<SerializableConfiguration> hadoop,
+      LlmProgress.Accumulators progress) {
+    this.settings = settings;
+    this.journalDir = journalDir;
+    this.runId = runId;
+    this.hadoop = hadoop;
+    this.progress = progress;
+  }
+
+  /** Input rows are {@code (call_key, chat_request JSON, canonical request)}; output rows are {@code llm_calls} rows. */
+  @Override
+  public Iterator<Row> call(Iterator<Row> requests) {
+    LlmClient client = LlmClients.forSettings(settings);
+    TaskContext task = TaskContext.get();
+    String prefix = "part-" + task.stageId() + "-" + task.partitionId() + "-" + task.taskAttemptId();
+    List<CompletableFuture<LlmCallRows.Call>> calls = new ArrayList<>();
+    try (CallJournal journal = new CallJournal(hadoop.value().value(), journalDir, prefix, JOURNAL_ROLL_LINES)) {
+      while (requests.hasNext()) {
+        Row request = requests.next();
+        calls.add(call(client, request.getString(0), request.getString(1), request.getString(2))
+            .thenApply(result -> {
+              journal.append(result.toJsonLine());
+              record(result);
+              return result;
+            }));
+      }
+      CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).join();
+    }
+    List<Row> rows = new ArrayList<>(calls.size());
+    for (CompletableFuture<LlmCallRows.Call> call : calls) {
+      rows.add(call.join().toRow());
+    }
+    return rows.iterator();
+  }
+
+  private CompletableFuture<LlmCallRows.Call> call(LlmClient client, String key, String requestJson, String canonical) {
+    ChatRequest request;
+    try {
+      request = JSON.readValue(requestJson, ChatRequest.class);
+    } catch (JsonProcessingException e) {
+      return CompletableFuture.completedFuture(failure(key, canonical, "request does not parse: " + e.getOriginalMessage(), 0, 0));
+    }
+    long started = System.nanoTime();
+    CompletableFuture<ChatResponse> response;
+    try {
+      response = client.complete(request);
+    } catch (RuntimeException e) {
+      response = CompletableFuture.failedFuture(e);
+    }
+    return response.handle((ok, error) -> {
+      if (ok != null) {
+        return new LlmCallRows.Call(key, client.backend(), request.model(), canonical, ok.text(), ok.finishReason(),
+            ok.promptTokens(), ok.completionTokens(), ok.latencyMillis(), ok.attempts(), LlmCallRows.SUCCEEDED, null, runId,
+            Instant.now());
+      }
+      Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+      int attempts = cause instanceof LlmCallException failed ? failed.attempts() : 1;
+      return failure(key, canonical, String.valueOf(cause.getMessage() == null ? cause : cause.getMessage()), attempts,
+          (System.nanoTime() - started) / 1_000_000);
+    });
+  }
+
+  private LlmCallRows.Call failure(String key, String canonical, String error, int attempts, long latencyMs) {
+    return new LlmCallRows.Call(key, client().backend(), settings.model(), canonical, null, null, 0, 0, latencyMs,
+        Math.max(attempts, 1), LlmCallRows.FAILED, error, runId, Instant.now());
+  }
+
+  private LlmClient client() {
+    return LlmClients.forSettings(settings);
+  }
+
+  private void record(LlmCallRows.Call call) {
+    progress.rows().add(1);
+    progress.tokens().add(call.tokensIn() + call.tokensOut());
+    if (LlmCallRows.FAILED.equals(call.status())) {
+      progress.errors().add(1);
+    }
+  }
+}

@@ -1,0 +1,122 @@
+package dev.infuse.tests;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.infuse.jobs.JobRun;
+import dev.infuse.jobs.SparkTestSession;
+import dev.infuse.jobs.config.ConfigLoader;
+import dev.infuse.jobs.config.InfuseConfig;
+import dev.infuse.jobs.llm.LlmCallRunner;
+import dev.infuse.udfs.llm.ChatMessage;
+import dev.infuse.udfs.llm.ChatRequest;
+import dev.infuse.udfs.llm.FakeOpenAiServer;
+import dev.infuse.udfs.llm.GenerationParams;
+import dev.infuse.udfs.llm.RequestKeys;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Throughput of the LLM layer against a loopback OpenAI-compatible server with a fixed latency. Prints
+ * ratios measured side by side in one run; asserts nothing about time. Run it with:
+ *
+ * <pre>mvn -B -q install -DskipTests && mvn -B -pl tests verify -Dinfuse.excludedGroups= -Dgroups=benchmark</pre>
+ */
+@Tag("benchmark")
+class LlmThroughputBenchmark {
+  private static final int CONCURRENCY = 32;
+  private static final long LATENCY_MS = 100;
+  private static final int ROWS = 8000;
+  private static final int NAIVE_ROWS = 400;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Test
+  void printRatios() throws Exception {
+    SparkSession spark = SparkTestSession.get();
+    try (FakeOpenAiServer server = new FakeOpenAiServer()) {
+      server.setLatencyMillis(LATENCY_MS);
+      InfuseConfig config = ConfigLoader.withDefaults()
+          .setString("warehouse", SparkTestSession.tempDir("bench").toString())
+          .set("llm.backend=openai").setString("llm.base_url", server.baseUrl()).set("llm.model=bench-1")
+          .set("llm.max_concurrency=" + CONCURRENCY).set("run.progress_interval_seconds=0").load();
+      PrintWriter out = new PrintWriter(System.out, true);
+      Dataset<Row> requests = requests(spark, config, ROWS, "job");
+
+      // The job path: cache lookup, executor tasks with the shared bounded client, journal, Delta merge.
+      long start = System.nanoTime();
+      LlmCallRunner.Outcome outcome = new LlmCallRunner(new JobRun("bench", spark, config, out, out)).call(requests);
+      double jobSeconds = (System.nanoTime() - start) / 1e9;
+      // The same call again: every key is cached, so this is the job's fixed cost without any request.
+      start = System.nanoTime();
+      new LlmCallRunner(new JobRun("bench", spark, config, out, out)).call(requests);
+      double fixedSeconds = (System.nanoTime() - start) / 1e9;
+
+      // The naive way: a UDF that makes one blocking call per row.
+      Dataset<Row> naive = requests(spark, config, NAIVE_ROWS, "naive");
+      String url = server.baseUrl() + "/chat/completions";
+      start = System.nanoTime();
+      long naiveDone = naive.select("chat_request").as(Encoders.STRING()).map(
+          (org.apache.spark.api.java.function.MapFunction<String, Integer>) request -> blockingCall(url, request),
+          Encoders.INT()).filter((org.apache.spark.api.java.function.FilterFunction<Integer>) code -> code == 200).count();
+      double naiveSeconds = (System.nanoTime() - start) / 1e9;
+
+      double bound = CONCURRENCY * 1000.0 / LATENCY_MS;
+      double jobRate = outcome.called() / jobSeconds;
+      double stageRate = outcome.called() / Math.max(1e-3, jobSeconds - fixedSeconds);
+      double naiveRate = naiveDone / naiveSeconds;
+      out.printf(Locale.ROOT, "%nLLM throughput, loopback server, latency %d ms, concurrency %d, Spark %s (%d cores)%n",
+          LATENCY_MS, CONCURRENCY, spark.sparkContext().master(), Runtime.getRuntime().availableProcessors());
+      out.printf(Locale.ROOT, "  bound C/latency                      %8.1f req/s%n", bound);
+      out.printf(Locale.ROOT, "  job, end to end (%d rows, %.1f s)   %8.1f req/s  = %.2f of the bound%n", outcome.called(),
+          jobSeconds, jobRate, jobRate / bound);
+      out.printf(Locale.ROOT, "  job, less its fixed cost (%.1f s)     %8.1f req/s  = %.2f of the bound%n", fixedSeconds,
+          stageRate, stageRate / bound);
+      out.printf(Locale.ROOT, "  naive blocking UDF (%d rows, %.1f s)  %8.1f req/s%n", naiveDone, naiveSeconds, naiveRate);
+      out.printf(Locale.ROOT, "  job end to end / naive UDF           %8.1fx%n", jobRate / naiveRate);
+      out.printf(Locale.ROOT, "  requests the server saw: %d (%d + %d naive; the cached rerun sent none)%n",
+          server.totalRequests(), outcome.called(), naiveDone);
+    }
+  }
+
+  private static Dataset<Row> requests(SparkSession spark, InfuseConfig config, int rows, String tag) throws Exception {
+    List<Row> list = new ArrayList<>();
+    for (int i = 0; i < rows; i++) {
+      ChatRequest request = new ChatRequest(config.llm().model(),
+          List.of(new ChatMessage("user", "Benchmark " + tag + " request " + i + ": say something.")),
+          new GenerationParams(16, 0.0, 1.0, 1, List.of(), (long) i, false, null), Map.of());
+      list.add(RowFactory.create(RequestKeys.key("openai", request), JSON.writeValueAsString(request),
+          RequestKeys.canonicalJson("openai", request)));
+    }
+    StructType schema = new StructType().add("call_key", DataTypes.StringType).add("chat_request", DataTypes.StringType)
+        .add("canonical_request", DataTypes.StringType);
+    return spark.createDataFrame(new JavaSparkContext(spark.sparkContext()).parallelize(list, 2), schema);
+  }
+
+  private static final HttpClient NAIVE_CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+  private static int blockingCall(String url, String chatRequestJson) throws Exception {
+    var request = JSON.readTree(chatRequestJson);
+    String body = JSON.createObjectNode().put("model", request.get("model").asText())
+        .set("messages", request.get("messages")).toString();
+    HttpResponse<String> response = NAIVE_CLIENT.send(HttpRequest.newBuilder(URI.create(url))
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    return response.statusCode();
+  }
+}

@@ -1,0 +1,127 @@
+package dev.infuse.udfs.generate;
+
+import dev.infuse.udfs.llm.ChatMessage;
+import dev.infuse.udfs.llm.ChatRequest;
+import dev.infuse.udfs.llm.GenerationParams;
+import dev.infuse.udfs.prompt.PromptTemplate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The generation task kinds and their variables: the seam between a prompt and a backend. A request's
+ * {@link ChatRequest#task()} holds {@link #KIND} plus the template variables, so an HTTP backend sends
+ * the rendered messages while the {@code extractive} backend computes the same output format from the
+ * variables alone, and one parser reads both.
+ */
+public final class GenerationTask {
+  /** The task-map key naming the kind. */
+  public static final String KIND = "task";
+
+  /** Question-answer pairs; output a JSON array of {question, answer}. Vars: document, title, n. */
+  public static final String QA = "qa";
+  /** A WRAP-like restyling; output plain text. Vars: document, title, style. */
+  public static final String REPHRASE = "rephrase";
+  /** Salient entities; output a JSON array of strings. Vars: document, title, max_entities. */
+  public static final String ENTITIES = "entities";
+  /** An EntiGraph-like document about 1–3 entities; output plain text. Vars: document, title, entities. */
+  public static final String ENTITY_DOC = "entity_doc";
+  /** Focal rewriting: the document rewritten around given questions; plain text. Vars: document, title, questions. */
+  public static final String FOCAL = "focal";
+
+  /** The source document text. */
+  public static final String DOCUMENT = "document";
+  /** The document title, possibly empty. */
+  public static final String TITLE = "title";
+  /** How many QA pairs, a decimal integer >= 1. */
+  public static final String N = "n";
+  /** The rephrase style, one of {@link #STYLES}. */
+  public static final String STYLE = "style";
+  /** The most entities to list, a decimal integer >= 1. */
+  public static final String MAX_ENTITIES = "max_entities";
+  /** A JSON array of 1–3 entity strings. */
+  public static final String ENTITIES_VAR = "entities";
+  /** A JSON array of question strings. */
+  public static final String QUESTIONS = "questions";
+
+  public static final String STYLE_SIMPLE = "simple";
+  public static final String STYLE_ENCYCLOPEDIC = "encyclopedic";
+  public static final String STYLE_TERSE = "terse";
+  public static final String STYLE_QA_DIALOGUE = "qa_dialogue";
+  /** The rephrase styles, in a stable order. */
+  public static final List<String> STYLES = List.of(STYLE_SIMPLE, STYLE_ENCYCLOPEDIC, STYLE_TERSE, STYLE_QA_DIALOGUE);
+
+  /** Every kind, in a stable order. */
+  public static final List<String> KINDS = List.of(QA, REPHRASE, ENTITIES, ENTITY_DOC, FOCAL);
+
+  private static final Map<String, Set<String>> VARIABLES = Map.of(
+      QA, Set.of(DOCUMENT, TITLE, N),
+      REPHRASE, Set.of(DOCUMENT, TITLE, STYLE),
+      ENTITIES, Set.of(DOCUMENT, TITLE, MAX_ENTITIES),
+      ENTITY_DOC, Set.of(DOCUMENT, TITLE, ENTITIES_VAR),
+      FOCAL, Set.of(DOCUMENT, TITLE, QUESTIONS));
+
+  private GenerationTask() {}
+
+  /** The variables a kind takes; a prompt for the kind may use only these placeholders. */
+  public static Set<String> variables(String kind) {
+    Set<String> vars = VARIABLES.get(kind);
+    if (vars == null) {
+      throw new IllegalArgumentException(unknownKind(kind));
+    }
+    return vars;
+  }
+
+  /**
+   * The prompt id that renders a kind: {@code gen-qa}, {@code rephrase/<style>} (underscores become
+   * dashes), {@code entities}, {@code entity-doc}, {@code focal}.
+   *
+   * @param style the rephrase style; ignored for other kinds
+   */
+  public static String promptId(String kind, String style) {
+    switch (kind == null ? "" : kind) {
+      case QA:
+        return "gen-qa";
+      case REPHRASE:
+        if (!STYLES.contains(style)) {
+          throw new IllegalArgumentException("style: got " + style + ", expected one of " + String.join(", ", STYLES));
+        }
+        return "rephrase/" + style.replace('_', '-');
+      case ENTITIES:
+        return "entities";
+      case ENTITY_DOC:
+        return "entity-doc";
+      case FOCAL:
+        return "focal";
+      default:
+        throw new IllegalArgumentException(unknownKind(kind));
+    }
+  }
+
+  /**
+   * A request for one task: the template rendered with {@code vars}, and a task map of the kind plus
+   * the variables the kind takes (others are dropped, so the map is the same whatever extras a caller has).
+   */
+  public static ChatRequest request(
+      String kind, PromptTemplate template, Map<String, String> vars, String model, GenerationParams params) {
+    Set<String> allowed = variables(kind);
+    List<ChatMessage> messages = new ArrayList<>();
+    for (PromptTemplate.Message message : template.render(vars)) {
+      messages.add(new ChatMessage(message.role(), message.content()));
+    }
+    Map<String, String> task = new LinkedHashMap<>();
+    task.put(KIND, kind);
+    for (Map.Entry<String, String> var : vars.entrySet()) {
+      if (allowed.contains(var.getKey()) && var.getValue() != null) {
+        task.put(var.getKey(), var.getValue());
+      }
+    }
+    return new ChatRequest(model, messages, params, task);
+  }
+
+  private static String unknownKind(String kind) {
+    return "task: got " + kind + ", expected one of " + String.join(", ", KINDS);
+  }
+}

@@ -1,0 +1,158 @@
+package dev.infuse.udfs.llm;
+
+import dev.infuse.udfs.common.Keys;
+import dev.infuse.udfs.generate.GenerationTask;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The model-free backend: it ignores the rendered messages and computes each task from the request's
+ * {@code task} map, answering in exactly the format the prompt asks a model for, so the same parsers and
+ * jobs run with or without an LLM. Everything it writes is taken from the document (cloze and pattern
+ * questions with verbatim answers, reordered or selected sentences), and text outputs say on their
+ * first line that they are extractive. Deterministic: the same task and seed give the same output;
+ * choice {@code i} uses seed + i, and where a task samples (which sentences to question, dialogue
+ * wording) different seeds give different outputs. Stateless, so thread-safe.
+ */
+public final class ExtractiveClient implements LlmClient {
+  public static final String BACKEND = "extractive";
+
+  private final LlmSettings settings;
+
+  public ExtractiveClient(LlmSettings settings) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+  }
+
+  @Override
+  public String backend() {
+    return BACKEND;
+  }
+
+  /** The settings it was built from; only the model name matters here, and only as a label. */
+  public LlmSettings settings() {
+    return settings;
+  }
+
+  /**
+   * Completes at once. A task map it cannot work from (unknown kind, a missing or malformed variable, a
+   * document with nothing to extract) fails the future with an {@link LlmCallException} naming the
+   * variable: retrying would give the same answer.
+   */
+  @Override
+  public CompletableFuture<ChatResponse> complete(ChatRequest request) {
+    long started = System.nanoTime();
+    try {
+      GenerationParams params = request.params();
+      Map<String, String> task = request.task();
+      int n = params == null ? 1 : Math.max(1, params.n());
+      long seed = params == null || params.seed() == null ? 0L : params.seed();
+      long inputs = inputHash(task);
+      List<String> texts = new ArrayList<>(n);
+      String finishReason = "stop";
+      int completionTokens = 0;
+      for (int i = 0; i < n; i++) {
+        String text = run(task, new SplittableRandom(mix(seed + i) ^ inputs));
+        int maxTokens = params == null ? 0 : params.maxTokens();
+        if (maxTokens > 0 && whitespaceTokens(text) > maxTokens) {
+          text = firstTokens(text, maxTokens);
+          if (i == 0) {
+            finishReason = "length";
+          }
+        }
+        completionTokens += whitespaceTokens(text);
+        texts.add(text);
+      }
+      int promptTokens = 0;
+      for (ChatMessage message : request.messages()) {
+        promptTokens += whitespaceTokens(message.content());
+      }
+      long latency = (System.nanoTime() - started) / 1_000_000;
+      return CompletableFuture.completedFuture(
+          new ChatResponse(texts, finishReason, promptTokens, completionTokens, 1, latency));
+    } catch (IllegalArgumentException e) {
+      return CompletableFuture.failedFuture(new LlmCallException(
+          "extractive backend cannot do task " + request.task().get(GenerationTask.KIND) + ": " + e.getMessage(),
+          1, 0, e));
+    }
+  }
+
+  private static String run(Map<String, String> task, SplittableRandom rng) {
+    String kind = task.get(GenerationTask.KIND);
+    GenerationTask.variables(kind);
+    String document = ExtractiveInputs.text(task, GenerationTask.DOCUMENT);
+    switch (kind) {
+      case GenerationTask.QA:
+        int n = ExtractiveInputs.positive(task, GenerationTask.N);
+        return ExtractiveInputs.toJson(ExtractiveQa.generate(document, n, rng));
+      case GenerationTask.REPHRASE:
+        return ExtractiveRephrase.rephrase(document, ExtractiveInputs.optional(task, GenerationTask.TITLE),
+            ExtractiveInputs.text(task, GenerationTask.STYLE), rng);
+      case GenerationTask.ENTITIES:
+        int max = ExtractiveInputs.positive(task, GenerationTask.MAX_ENTITIES);
+        return ExtractiveInputs.toJson(ExtractiveEntityDoc.entities(document, max));
+      case GenerationTask.ENTITY_DOC:
+        return ExtractiveEntityDoc.entityDoc(document,
+            ExtractiveInputs.strings(task, GenerationTask.ENTITIES_VAR, 1, 3));
+      case GenerationTask.FOCAL:
+        return ExtractiveFocal.rewrite(document,
+            ExtractiveInputs.strings(task, GenerationTask.QUESTIONS, 1, Integer.MAX_VALUE));
+      default:
+        throw new IllegalArgumentException("task: " + kind + " has no extractive implementation");
+    }
+  }
+
+  /** 64 bits of SHA-256 over the task map in key order, so equal inputs give equal streams. */
+  private static long inputHash(Map<String, String> task) {
+    List<String> parts = new ArrayList<>();
+    new TreeMap<>(task).forEach((key, value) -> {
+      parts.add(key);
+      parts.add(value);
+    });
+    byte[] digest = Keys.sha256(String.join("\u001f", parts).getBytes(StandardCharsets.UTF_8));
+    return ByteBuffer.wrap(digest).getLong();
+  }
+
+  /** SplitMix64's finaliser: neighbouring seeds (seed, seed + 1) become unrelated streams. */
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+    return z ^ (z >>> 31);
+  }
+
+  static int whitespaceTokens(String text) {
+    int count = 0;
+    boolean inToken = false;
+    for (int i = 0; i < text.length(); i++) {
+      boolean space = Character.isWhitespace(text.charAt(i));
+      if (!space && !inToken) {
+        count++;
+      }
+      inToken = !space;
+    }
+    return count;
+  }
+
+  /** The text up to the end of its {@code max}-th whitespace token, as a model cut off by max_tokens would stop. */
+  private static String firstTokens(String text, int max) {
+    int count = 0;
+    boolean inToken = false;
+    for (int i = 0; i < text.length(); i++) {
+      boolean space = Character.isWhitespace(text.charAt(i));
+      if (!space && !inToken) {
+        count++;
+      }
+      if (space && inToken && count == max) {
+        return text.substring(0, i);
+      }
+      inToken = !space;
+    }
+    return text;
+  }
+}

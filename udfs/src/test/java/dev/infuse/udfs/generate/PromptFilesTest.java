@@ -1,0 +1,86 @@
+package dev.infuse.udfs.generate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.infuse.udfs.RepoPaths;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shipped prompt files, checked by hand (udfs has no YAML parser; the jobs module's validate command
+ * parses them fully): each declares an id and a version, is the prompt its kind expects, and uses only
+ * the variables that kind's task map carries, including the ones that matter.
+ */
+class PromptFilesTest {
+  private static final Pattern ID = Pattern.compile("(?m)^id:\\s*\"?([^\"\\s#]+)\"?\\s*(?:#.*)?$");
+  private static final Pattern VERSION = Pattern.compile("(?m)^version:\\s*(\\d+)\\s*(?:#.*)?$");
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*}}");
+  private static final Map<String, String> KIND_BY_ID = Map.of(
+      "gen-qa", GenerationTask.QA,
+      "rephrase/simple", GenerationTask.REPHRASE,
+      "rephrase/encyclopedic", GenerationTask.REPHRASE,
+      "rephrase/terse", GenerationTask.REPHRASE,
+      "rephrase/qa-dialogue", GenerationTask.REPHRASE,
+      "entities", GenerationTask.ENTITIES,
+      "entity-doc", GenerationTask.ENTITY_DOC,
+      "focal", GenerationTask.FOCAL);
+  private static final Map<String, Set<String>> REQUIRED = Map.of(
+      GenerationTask.QA, Set.of(GenerationTask.DOCUMENT, GenerationTask.N),
+      GenerationTask.REPHRASE, Set.of(GenerationTask.DOCUMENT),
+      GenerationTask.ENTITIES, Set.of(GenerationTask.DOCUMENT, GenerationTask.MAX_ENTITIES),
+      GenerationTask.ENTITY_DOC, Set.of(GenerationTask.DOCUMENT, GenerationTask.ENTITIES_VAR),
+      GenerationTask.FOCAL, Set.of(GenerationTask.DOCUMENT, GenerationTask.QUESTIONS));
+
+  @Test
+  void everyPromptFileDeclaresAKnownIdAVersionAndOnlyItsKindsVariables() throws IOException {
+    Path dir = RepoPaths.repoRoot().resolve("conf/prompts");
+    Map<String, Path> seen = new TreeMap<>();
+    List<Path> files;
+    try (Stream<Path> listing = Files.list(dir)) {
+      files = listing.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+    }
+    for (Path file : files) {
+      String yaml = Files.readString(file);
+      Matcher id = ID.matcher(yaml);
+      assertThat(id.find()).as(file + " has an id: line").isTrue();
+      Matcher version = VERSION.matcher(yaml);
+      assertThat(version.find()).as(file + " has a version: line").isTrue();
+      assertThat(Integer.parseInt(version.group(1))).as(file + " version").isGreaterThanOrEqualTo(1);
+      String kind = KIND_BY_ID.get(id.group(1));
+      assertThat(kind).as(file + ": id " + id.group(1) + " is a known generation prompt").isNotNull();
+      assertThat(seen.put(id.group(1), file)).as("id " + id.group(1) + " defined twice").isNull();
+      assertThat(yaml).as(file + " has messages").contains("messages:").contains("role: system").contains("role: user");
+
+      Set<String> used = new HashSet<>();
+      Matcher placeholder = PLACEHOLDER.matcher(yaml);
+      while (placeholder.find()) {
+        used.add(placeholder.group(1));
+      }
+      assertThat(GenerationTask.variables(kind)).as(file + " placeholders").containsAll(used);
+      assertThat(used).as(file + " uses the variables its task needs").containsAll(REQUIRED.get(kind));
+    }
+    assertThat(seen.keySet()).containsExactlyInAnyOrderElementsOf(KIND_BY_ID.keySet());
+    for (String style : GenerationTask.STYLES) {
+      assertThat(seen).containsKey(GenerationTask.promptId(GenerationTask.REPHRASE, style));
+    }
+  }
+
+  @Test
+  void jsonPromptsAskForJsonOnly() throws IOException {
+    Path dir = RepoPaths.repoRoot().resolve("conf/prompts");
+    for (String name : List.of("gen-qa.yaml", "entities.yaml")) {
+      String yaml = Files.readString(dir.resolve(name));
+      assertThat(yaml).as(name).containsIgnoringCase("JSON array").containsIgnoringCase("only");
+    }
+  }
+}
