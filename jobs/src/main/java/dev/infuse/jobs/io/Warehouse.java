@@ -149,7 +149,7 @@ public final class Warehouse {
 
   /** Inserts new keys and updates changed rows; unchanged rows cost nothing and commit nothing. */
   public WriteResult upsert(Contract contract, Dataset<Row> rows) {
-    return merge(contract, rows, null, true);
+    return merge(contract, rows, null, true, true);
   }
 
   /**
@@ -157,12 +157,20 @@ public final class Warehouse {
    * {@code rows} whose key is not in {@code rows}: re-chunking a document replaces all its chunks.
    */
   public WriteResult replaceWithin(Contract contract, Dataset<Row> rows, String scopeColumn) {
-    return merge(contract, rows, scopeColumn, true);
+    return merge(contract, rows, scopeColumn, true, true);
+  }
+
+  /**
+   * Like {@link #upsert}, for rows the writer knows are all new or changed (fresh LLM call results):
+   * skips the content-hash comparison with the table, which costs a full scan of both.
+   */
+  public WriteResult upsertFresh(Contract contract, Dataset<Row> rows) {
+    return merge(contract, rows, null, true, false);
   }
 
   /** Inserts only keys the table does not hold yet; existing rows are left as they are. */
   public WriteResult insertNew(Contract contract, Dataset<Row> rows) {
-    return merge(contract, rows, null, false);
+    return merge(contract, rows, null, false, true);
   }
 
   /** Appends rows without a merge (append-only tables such as {@code runs}): concurrent runs never conflict. */
@@ -173,14 +181,17 @@ public final class Warehouse {
     return lastCommit(contract.table());
   }
 
-  private WriteResult merge(Contract contract, Dataset<Row> rows, String scopeColumn, boolean updateChanged) {
+  private WriteResult merge(Contract contract, Dataset<Row> rows, String scopeColumn, boolean updateChanged,
+      boolean skipUnchanged) {
     ensureTable(contract);
     String table = contract.table();
     Dataset<Row> conformed = new ContractEnforcer(contract).enforce(rows).persist(StorageLevel.MEMORY_AND_DISK());
     try {
       List<String> keys = contract.primaryKey();
       Dataset<Row> existing = read(table);
-      Dataset<Row> changed = updateChanged
+      Dataset<Row> changed = !skipUnchanged
+          ? conformed
+          : updateChanged
           ? withRowHash(contract, conformed).join(withRowHash(contract, existing).select(keyAndHash(keys)),
               scalaSeq(append(keys, ROW_HASH)), "left_anti").drop(ROW_HASH)
           : conformed.join(existing.select(columns(keys)), scalaSeq(keys), "left_anti");

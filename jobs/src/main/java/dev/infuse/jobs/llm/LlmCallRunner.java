@@ -48,9 +48,13 @@ public final class LlmCallRunner {
     this.config = run.config().llm();
   }
 
-  /** What the runner did, for the run's counts. */
+  /**
+   * What the runner did, for the run's counts.
+   *
+   * @param callSeconds wall time of the calling stages alone (without the cache lookup and the merge)
+   */
   public record Outcome(long requested, long cached, long called, long failed, long deferredByBudget, long tokensIn,
-      long tokensOut) {}
+      long tokensOut, double callSeconds) {}
 
   public static LlmSettings settings(InfuseConfig.LlmConfig llm) {
     return new LlmSettings(llm.backend(), llm.baseUrl(), llm.model(), llm.apiKeyEnv(), llm.maxConcurrency(),
@@ -82,6 +86,7 @@ public final class LlmCallRunner {
       long tokensIn = 0;
       long tokensOut = 0;
       long offset = 0;
+      double callSecondsTotal = 0;
       try (LlmProgress progress = new LlmProgress(run.job(), counters, toCall, run.config().run().progressIntervalSeconds(),
           run.err())) {
         while (offset < toCall) {
@@ -95,9 +100,15 @@ public final class LlmCallRunner {
           Dataset<Row> results = spark.createDataFrame(slice.repartition(partitions).javaRDD()
               .mapPartitions(new LlmCallTask(settings(config), journal, run.runId(), hadoop, counters)), contract.schema())
               .persist(StorageLevel.MEMORY_AND_DISK());
+          long waveStart = System.nanoTime();
           Row totals = results.selectExpr("count(*)", "coalesce(sum(CASE WHEN status = 'failed' THEN 1 ELSE 0 END), 0)",
               "coalesce(sum(tokens_in), 0)", "coalesce(sum(tokens_out), 0)").head();
-          warehouse.upsert(contract, results);
+          double callSeconds = (System.nanoTime() - waveStart) / 1e9;
+          callSecondsTotal += callSeconds;
+          warehouse.upsertFresh(contract, results);
+          run.err().printf(Locale.ROOT, "[%s] llm wave: %d call(s) in %.1f s (%.1f req/s), saved to llm_calls in %.1f s%n",
+              run.job(), totals.getLong(0), callSeconds, totals.getLong(0) / Math.max(callSeconds, 1e-3),
+              (System.nanoTime() - waveStart) / 1e9 - callSeconds);
           results.unpersist();
           deleteJournal(journal);
           called += totals.getLong(0);
@@ -112,7 +123,7 @@ public final class LlmCallRunner {
         run.err().printf(Locale.ROOT, "[%s] llm.max_total_tokens %d reached after %d tokens: %d request(s) deferred to the"
             + " next run; everything done so far is kept%n", run.job(), config.maxTotalTokens(), tokensIn + tokensOut, deferred);
       }
-      return new Outcome(requested, requested - toCall, called, failed, deferred, tokensIn, tokensOut);
+      return new Outcome(requested, requested - toCall, called, failed, deferred, tokensIn, tokensOut, callSecondsTotal);
     } finally {
       pending.unpersist();
     }
