@@ -65,3 +65,27 @@ SELECT coalesce(q.job, '-') AS job, coalesce(regexp_extract(q.reason, '^[^:]*', 
 FROM (SELECT 1) AS one LEFT JOIN quarantine q ON true
 GROUP BY 1, 2
 ORDER BY records DESC;
+
+-- COMMAND ----------
+
+-- Synthetic data per kind and variant, in tokens: the x-axis of a scaling study.
+SELECT kind, variant, generator, count(*) AS documents, sum(n_tokens) AS tokens, round(avg(n_tokens)) AS avg_tokens
+FROM synthetic_docs
+GROUP BY kind, variant, generator
+ORDER BY kind, variant;
+
+-- COMMAND ----------
+
+-- Synthetic QA pairs per source document, with the template version that made them.
+SELECT q.doc_id, d.title, q.generator, q.template_id, q.template_version, count(*) AS pairs
+FROM synthetic_qa q JOIN documents d ON d.doc_id = q.doc_id
+GROUP BY q.doc_id, d.title, q.generator, q.template_id, q.template_version
+ORDER BY q.doc_id;
+
+-- COMMAND ----------
+
+-- The LLM call cache: calls, tokens and latency per backend and model; a rerun adds nothing here.
+SELECT backend, model, status, count(*) AS calls, sum(tokens_in) AS tokens_in, sum(tokens_out) AS tokens_out,
+       round(avg(latency_ms)) AS avg_latency_ms, max(attempts) AS max_attempts
+FROM llm_calls
+GROUP BY backend, model, status;
