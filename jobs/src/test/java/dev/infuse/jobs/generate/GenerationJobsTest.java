@@ -112,6 +112,39 @@ class GenerationJobsTest {
   }
 
   @Test
+  void aTokenBudgetStopsCleanlyKeepsTheWorkAndTheNextRunFinishes() throws Exception {
+    String warehouse = copyOf(chunked);
+    try (FakeOpenAiServer server = new FakeOpenAiServer()) {
+      server.setResponder(request -> "[{\"question\": \"Q?\", \"answer\": \"A.\"}]");
+      String[] args = {"gen-qa", "--warehouse", warehouse, "--set", "gen_qa.max_units=6", "--set", "llm.backend=openai",
+          "--set", "llm.base_url=" + server.baseUrl(), "--set", "llm.model=fake-1", "--set", "llm.max_concurrency=2",
+          "--config", budgetConfig().toString()};
+      CliResult capped = SparkTestSession.cli(args);
+      assertThat(capped.code()).as(capped.toString()).isZero();
+      assertThat(capped.err()).contains("llm.max_total_tokens 1 reached");
+      assertThat(server.totalRequests()).isEqualTo(2);
+      Warehouse w = new Warehouse(SPARK, warehouse);
+      assertThat(w.read("synthetic_qa").count()).isEqualTo(2);
+      Row run = w.read("runs").filter("job = 'gen-qa'").head();
+      scala.collection.Map<String, Long> counts = run.getAs("counts");
+      assertThat(counts.get("llm.deferred_by_budget").get()).isEqualTo(4L);
+      assertThat(counts.get("llm.cost_usd_micros").get()).isPositive();
+
+      CliResult rest = SparkTestSession.cli(java.util.Arrays.copyOf(args, args.length - 2));
+      assertThat(rest.code()).as(rest.toString()).isZero();
+      assertThat(server.totalRequests()).isEqualTo(6);
+      assertThat(w.read("synthetic_qa").count()).isEqualTo(6);
+    }
+  }
+
+  private static java.nio.file.Path budgetConfig() throws java.io.IOException {
+    java.nio.file.Path file = SparkTestSession.tempDir("budget").resolve("budget.yaml");
+    java.nio.file.Files.writeString(file, "llm:\n  max_total_tokens: 1\n  prices:\n    fake-1: {input_per_million: 5.0,"
+        + " output_per_million: 15.0}\n");
+    return file;
+  }
+
+  @Test
   void theApiKeyAppearsInNoTableOrOutput() throws Exception {
     String warehouse = copyOf(chunked);
     String secret = System.getenv("INFUSE_TEST_API_KEY");
