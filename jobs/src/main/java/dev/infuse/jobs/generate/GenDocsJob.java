@@ -307,7 +307,7 @@ public final class GenDocsJob {
         Row r = responses.next();
         String unit = r.getAs("unit_id");
         String key = r.getAs("call_key");
-        String location = "unit " + unit + ", call " + key;
+        String location = Responses.location(r);
         List<String> conditioning = r.getList(r.fieldIndex("conditioning_ids"));
         String templateId = r.getAs("template_id");
         int version = r.getAs("template_version");
@@ -317,8 +317,8 @@ public final class GenDocsJob {
         Integer tokens = null;
         String reason = null;
         String payload = null;
-        if (!"succeeded".equals(r.getAs("status"))) {
-          reason = "llm call failed (retried on the next run): " + r.getAs("error");
+        if (!Responses.succeeded(r)) {
+          reason = Responses.failedCallReason(r);
           payload = r.getAs("canonical_request");
         } else {
           ParseResult<String> result = TextOutputParser.parse(r.getAs("response_text"));

@@ -163,10 +163,9 @@ public final class GenQaJob {
         Row r = responses.next();
         String unit = r.getAs("unit_id");
         String key = r.getAs("call_key");
-        String location = "unit " + unit + ", call " + key;
-        if (!"succeeded".equals(r.getAs("status"))) {
-          rows.add(reject(unit, location, r.getAs("canonical_request"), "llm call failed (retried on the next run): "
-              + r.getAs("error")));
+        String location = Responses.location(r);
+        if (!Responses.succeeded(r)) {
+          rows.add(reject(unit, location, r.getAs("canonical_request"), Responses.failedCallReason(r)));
           continue;
         }
         String text = r.getAs("response_text");
