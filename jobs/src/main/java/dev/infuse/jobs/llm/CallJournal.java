@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -30,7 +31,10 @@ final class CallJournal implements AutoCloseable {
   CallJournal(Configuration hadoop, String directory, String prefix, int rollEvery) {
     try {
       this.directory = new Path(directory);
-      this.fs = this.directory.getFileSystem(hadoop);
+      FileSystem fileSystem = this.directory.getFileSystem(hadoop);
+      // The local checksummed file system keeps a partial checksum chunk in memory on hflush; the raw one
+      // hands every line to the OS, so a killed JVM loses nothing it journaled.
+      this.fs = fileSystem instanceof LocalFileSystem local ? local.getRawFileSystem() : fileSystem;
       this.prefix = prefix;
       this.rollEvery = rollEvery;
     } catch (IOException e) {
