@@ -2,12 +2,10 @@ package dev.infuse.jobs.llm;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.infuse.jobs.contract.Contracts;
 import java.sql.Timestamp;
 import java.time.Instant;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.types.StructType;
 
 /** Rows of {@code llm_calls}, and their one-line JSON form in the journal. */
 final class LlmCallRows {
@@ -16,10 +14,6 @@ final class LlmCallRows {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private LlmCallRows() {}
-
-  static StructType schema() {
-    return Contracts.load("llm_calls").schema();
-  }
 
   record Call(String callKey, String backend, String model, String request, String responseText, String finishReason,
       long tokensIn, long tokensOut, long latencyMs, int attempts, String status, String error, String runId,

@@ -100,12 +100,8 @@ final class LlmCallTask implements FlatMapFunction<Iterator<Row>, Row> {
   }
 
   private LlmCallRows.Call failure(String key, String canonical, String error, int attempts, long latencyMs) {
-    return new LlmCallRows.Call(key, client().backend(), settings.model(), canonical, null, null, 0, 0, latencyMs,
+    return new LlmCallRows.Call(key, settings.backend(), settings.model(), canonical, null, null, 0, 0, latencyMs,
         Math.max(attempts, 1), LlmCallRows.FAILED, error, runId, Instant.now());
-  }
-
-  private LlmClient client() {
-    return LlmClients.forSettings(settings);
   }
 
   private void record(LlmCallRows.Call call) {
