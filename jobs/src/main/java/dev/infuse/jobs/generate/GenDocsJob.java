@@ -277,22 +277,14 @@ public final class GenDocsJob {
   /** Turns responses into synthetic_docs rows, or rejection rows keeping the raw text and the reason. */
   static final class ParseDoc implements FlatMapFunction<Iterator<Row>, Row> {
     private static final long serialVersionUID = 1L;
-    static final StructType SCHEMA = new StructType()
+    static final StructType SCHEMA = Responses.withOutputTail(new StructType()
         .add("sdoc_id", DataTypes.StringType, true)
         .add("doc_id", DataTypes.StringType, false)
         .add("kind", DataTypes.StringType, false)
         .add("variant", DataTypes.StringType, false)
         .add("conditioning_ids", DataTypes.createArrayType(DataTypes.StringType), false)
         .add("text", DataTypes.StringType, true)
-        .add("n_tokens", DataTypes.IntegerType, true)
-        .add("generator", DataTypes.StringType, false)
-        .add("template_id", DataTypes.StringType, false)
-        .add("template_version", DataTypes.IntegerType, false)
-        .add("seed", DataTypes.LongType, false)
-        .add("llm_call_key", DataTypes.StringType, false)
-        .add("location", DataTypes.StringType, true)
-        .add("payload", DataTypes.StringType, true)
-        .add("reason", DataTypes.StringType, true);
+        .add("n_tokens", DataTypes.IntegerType, true));
 
     private final String generator;
 

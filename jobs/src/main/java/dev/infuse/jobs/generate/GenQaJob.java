@@ -129,22 +129,14 @@ public final class GenQaJob {
   /** Parses responses into QA rows, or rejection rows that keep the raw text and the reason. */
   static final class ParseQa implements FlatMapFunction<Iterator<Row>, Row> {
     private static final long serialVersionUID = 1L;
-    static final StructType SCHEMA = new StructType()
+    static final StructType SCHEMA = Responses.withOutputTail(new StructType()
         .add("kind", DataTypes.StringType, false)
         .add("unit_id", DataTypes.StringType, false)
         .add("qa_id", DataTypes.StringType, true)
         .add("doc_id", DataTypes.StringType, true)
         .add("chunk_id", DataTypes.StringType, true)
         .add("question", DataTypes.StringType, true)
-        .add("answer", DataTypes.StringType, true)
-        .add("generator", DataTypes.StringType, true)
-        .add("template_id", DataTypes.StringType, true)
-        .add("template_version", DataTypes.IntegerType, true)
-        .add("seed", DataTypes.LongType, true)
-        .add("llm_call_key", DataTypes.StringType, true)
-        .add("location", DataTypes.StringType, true)
-        .add("payload", DataTypes.StringType, true)
-        .add("reason", DataTypes.StringType, true);
+        .add("answer", DataTypes.StringType, true));
 
     private final String generator;
     private final String templateId;

@@ -1,6 +1,8 @@
 package dev.infuse.jobs.generate;
 
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * Reading a response row of {@code LlmCallRunner.responses}: whether the call succeeded, where it came
@@ -20,5 +22,21 @@ final class Responses {
 
   static String failedCallReason(Row response) {
     return "llm call failed (retried on the next run): " + response.getAs("error");
+  }
+
+  /**
+   * The columns every parsed-output row ends with: its provenance (generator, template, seed, call key),
+   * set on output rows, and its rejection (location, payload, reason), set on rows bound for quarantine.
+   */
+  static StructType withOutputTail(StructType head) {
+    return head
+        .add("generator", DataTypes.StringType, true)
+        .add("template_id", DataTypes.StringType, true)
+        .add("template_version", DataTypes.IntegerType, true)
+        .add("seed", DataTypes.LongType, true)
+        .add("llm_call_key", DataTypes.StringType, true)
+        .add("location", DataTypes.StringType, true)
+        .add("payload", DataTypes.StringType, true)
+        .add("reason", DataTypes.StringType, true);
   }
 }

@@ -52,6 +52,14 @@ final class JsonFields {
     return value(field) != null;
   }
 
+  /** {@code value}, or a "missing field" rejection when the optional reader found nothing. */
+  private <T> T present(String field, T value) {
+    if (value == null) {
+      throw missing(field);
+    }
+    return value;
+  }
+
   BadRecordException missing(String field) {
     return new BadRecordException("missing field '" + path(field) + "'");
   }
@@ -61,11 +69,7 @@ final class JsonFields {
   }
 
   String requiredString(String field) {
-    String value = optionalString(field);
-    if (value == null) {
-      throw missing(field);
-    }
-    return value;
+    return present(field, optionalString(field));
   }
 
   /** A string that must hold some non-whitespace text. */
@@ -102,11 +106,7 @@ final class JsonFields {
 
   /** An id written as a string or an integer (converted copies disagree); never blank. */
   String requiredId(String field) {
-    String id = optionalId(field);
-    if (id == null) {
-      throw missing(field);
-    }
-    return id;
+    return present(field, optionalId(field));
   }
 
   String optionalId(String field) {
@@ -124,11 +124,7 @@ final class JsonFields {
   }
 
   int requiredInt(String field) {
-    Integer value = optionalInt(field);
-    if (value == null) {
-      throw missing(field);
-    }
-    return value;
+    return present(field, optionalInt(field));
   }
 
   Integer optionalInt(String field) {
@@ -143,11 +139,7 @@ final class JsonFields {
   }
 
   ArrayNode requiredArray(String field) {
-    ArrayNode value = optionalArray(field);
-    if (value == null) {
-      throw missing(field);
-    }
-    return value;
+    return present(field, optionalArray(field));
   }
 
   ArrayNode optionalArray(String field) {
