@@ -1,0 +1,181 @@
+package dev.infuse.udfs.lm;
+
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.Shape;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The lm-evaluation-harness {@code loglikelihood} request type over any {@link CausalLm}, and
+ * multiple-choice scoring ({@code acc}, {@code acc_norm}) built on it, so benchmark numbers computed
+ * here line up with the harness's.
+ *
+ * <p>Tokenization follows the harness's {@code _encode_pair}: trailing whitespace of the context
+ * moves to the front of the continuation; the continuation's tokens are those of
+ * {@code encode(context + continuation)} after the first {@code len(encode(context))}; an empty
+ * context is the EOS token. Encoding adds no special tokens. The model input is
+ * {@code (context + continuation)[-(contextLength + 1):][:-1]}: a long context keeps its last tokens.
+ * Requests are batched (left-padded, positions from 0 in each row) and scored without a KV cache.
+ *
+ * <p>Thread-safe if the model is.
+ */
+public final class LogLikelihoodScorer {
+  /** The harness's default {@code target_delimiter} between a question and an option. */
+  public static final String DEFAULT_DELIMITER = " ";
+
+  private final CausalLm model;
+  private final int maxBatchRows;
+
+  /** @param maxBatchRows the most requests scored in one forward call */
+  public LogLikelihoodScorer(CausalLm model, int maxBatchRows) {
+    this.model = Objects.requireNonNull(model, "model");
+    if (maxBatchRows < 1) {
+      throw new IllegalArgumentException("max batch rows: got " + maxBatchRows + ", expected 1 or more");
+    }
+    this.maxBatchRows = maxBatchRows;
+  }
+
+  /** Scores every request; results in request order. */
+  public List<LogLikelihood> score(List<LogLikelihoodRequest> requests) {
+    List<Pair> pairs = new ArrayList<>(requests.size());
+    for (int i = 0; i < requests.size(); i++) {
+      pairs.add(encodePair(i, requests.get(i)));
+    }
+    List<Pair> byLength = new ArrayList<>(pairs);
+    byLength.sort(Comparator.comparingInt(pair -> pair.input.length));
+    LogLikelihood[] results = new LogLikelihood[pairs.size()];
+    for (int start = 0; start < byLength.size(); start += maxBatchRows) {
+      scoreBatch(byLength.subList(start, Math.min(byLength.size(), start + maxBatchRows)), results);
+    }
+    return Arrays.asList(results);
+  }
+
+  /** A multiple-choice question with the harness's default delimiter, a space, before each option. */
+  public MultipleChoiceScore multipleChoice(String context, List<String> choices) {
+    return multipleChoice(context, choices, DEFAULT_DELIMITER);
+  }
+
+  /**
+   * Scores {@code delimiter + choice} after {@code context} for every choice and picks {@code acc}
+   * and {@code acc_norm} exactly as the harness's {@code process_results} does.
+   */
+  public MultipleChoiceScore multipleChoice(String context, List<String> choices, String delimiter) {
+    if (choices.isEmpty()) {
+      throw new IllegalArgumentException("choices: got none, expected at least one option");
+    }
+    List<LogLikelihoodRequest> requests = new ArrayList<>(choices.size());
+    for (String choice : choices) {
+      if (choice.isEmpty()) {
+        throw new IllegalArgumentException("choices: got an empty option, expected non-empty text (acc_norm divides by its length)");
+      }
+      requests.add(new LogLikelihoodRequest(context, delimiter + choice));
+    }
+    List<LogLikelihood> scores = score(requests);
+    int acc = 0;
+    int accNorm = 0;
+    for (int i = 1; i < scores.size(); i++) {
+      if (scores.get(i).logLikelihood() > scores.get(acc).logLikelihood()) {
+        acc = i;
+      }
+      if (normalized(scores, choices, i) > normalized(scores, choices, accNorm)) {
+        accNorm = i;
+      }
+    }
+    return new MultipleChoiceScore(scores, acc, accNorm);
+  }
+
+  private static double normalized(List<LogLikelihood> scores, List<String> choices, int i) {
+    String choice = choices.get(i);
+    return scores.get(i).logLikelihood() / choice.codePointCount(0, choice.length());
+  }
+
+  /** The harness's {@code _encode_pair}, then its left truncation to the context length. */
+  Pair encodePair(int index, LogLikelihoodRequest request) {
+    String context = request.context();
+    String continuation = request.continuation();
+    long[] contextIds;
+    long[] continuationIds;
+    if (context.isEmpty()) {
+      contextIds = new long[] {model.config().eosTokenId()};
+      continuationIds = encode(continuation);
+    } else {
+      int end = context.length();
+      while (end > 0 && isPythonSpace(context.charAt(end - 1))) {
+        end--;
+      }
+      continuation = context.substring(end) + continuation;
+      context = context.substring(0, end);
+      long[] whole = encode(context + continuation);
+      contextIds = encode(context);
+      continuationIds = Arrays.copyOfRange(whole, Math.min(contextIds.length, whole.length), whole.length);
+    }
+    int contextLength = model.config().contextLength();
+    if (continuationIds.length == 0) {
+      throw new IllegalArgumentException("continuation of request " + index + ": encodes to no tokens after the context '"
+          + context + "', expected at least one");
+    }
+    if (continuationIds.length > contextLength) {
+      throw new IllegalArgumentException("continuation of request " + index + ": " + continuationIds.length
+          + " tokens, expected at most the model's context length " + contextLength);
+    }
+    long[] full = Arrays.copyOf(contextIds, contextIds.length + continuationIds.length);
+    System.arraycopy(continuationIds, 0, full, contextIds.length, continuationIds.length);
+    int from = Math.max(0, full.length - (contextLength + 1));
+    long[] input = Arrays.copyOfRange(full, from, full.length - 1);
+    return new Pair(index, input, continuationIds);
+  }
+
+  private long[] encode(String text) {
+    HuggingFaceTokenizer tokenizer = model.tokenizer();
+    return tokenizer.encode(text, false, false).getIds();
+  }
+
+  /** Python's {@code str.isspace}, near enough: Java whitespace plus the no-break spaces. */
+  private static boolean isPythonSpace(char c) {
+    return Character.isWhitespace(c) || Character.isSpaceChar(c);
+  }
+
+  private void scoreBatch(List<Pair> batch, LogLikelihood[] results) {
+    int window = 0;
+    List<long[]> inputs = new ArrayList<>(batch.size());
+    for (Pair pair : batch) {
+      window = Math.max(window, pair.continuation.length);
+      inputs.add(pair.input);
+    }
+    try (NDManager manager = NDManager.newBaseManager(model.device(), Generator.ENGINE)) {
+      LeftPaddedBatch input = LeftPaddedBatch.of(manager, inputs, model.config().padTokenId());
+      long width = input.tokens().getShape().get(1);
+      // Left padding puts every continuation in the last columns; score only those.
+      NDArray logProbs = model.forward(input.tokens(), input.positions(), input.keyMask(), null)
+          .get(new NDIndex(":, {}:, :", width - window))
+          .logSoftmax(2);
+      long[] targets = new long[batch.size() * window];
+      for (int b = 0; b < batch.size(); b++) {
+        long[] continuation = batch.get(b).continuation;
+        System.arraycopy(continuation, 0, targets, b * window + window - continuation.length, continuation.length);
+      }
+      NDArray targetArray = manager.create(targets, new Shape(batch.size(), window, 1));
+      float[] picked = logProbs.gather(targetArray, 2).toFloatArray();
+      long[] argmax = logProbs.argMax(2).toLongArray();
+      for (int b = 0; b < batch.size(); b++) {
+        Pair pair = batch.get(b);
+        double sum = 0;
+        boolean greedy = true;
+        for (int j = window - pair.continuation.length; j < window; j++) {
+          sum += picked[b * window + j];
+          greedy &= argmax[b * window + j] == targets[b * window + j];
+        }
+        results[pair.index] = new LogLikelihood(sum, greedy, pair.continuation.length);
+      }
+    }
+  }
+
+  /** One request's tokens: the model input and the continuation it is scored on. */
+  record Pair(int index, long[] input, long[] continuation) {}
+}
