@@ -18,7 +18,9 @@ import java.util.function.Function;
  */
 public final class LlmClients {
   /** Backends written elsewhere, registered when their class is on the classpath. */
-  private static final Map<String, String> OPTIONAL_BACKENDS = Map.of("extractive", "dev.infuse.udfs.llm.ExtractiveClient");
+  private static final Map<String, String> OPTIONAL_BACKENDS = Map.of(
+      "extractive", "dev.infuse.udfs.llm.ExtractiveClient",
+      "djl", "dev.infuse.udfs.llm.DjlClient");
 
   private static final Registry<Function<LlmSettings, LlmClient>> BACKENDS = new Registry<>("backend");
   private static final Map<LlmSettings, LlmClient> CLIENTS = new ConcurrentHashMap<>();

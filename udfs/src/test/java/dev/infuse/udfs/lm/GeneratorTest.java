@@ -1,15 +1,12 @@
 package dev.infuse.udfs.lm;
 
 import static dev.infuse.udfs.lm.CharTokenizer.EOS;
-import static dev.infuse.udfs.lm.CharTokenizer.VOCAB_SIZE;
 import static dev.infuse.udfs.lm.CharTokenizer.id;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class GeneratorTest {
@@ -17,22 +14,6 @@ class GeneratorTest {
   private static double[] chain(int current) {
     int next = current == id('a') ? id('b') : current == id('b') ? id('c') : current == id('c') ? EOS : current;
     return LookupLm.distribution(new int[] {next}, new double[] {0.6});
-  }
-
-  /** Scores over a b c d e and EOS that depend on the whole history, so a mixed-up cache shows. */
-  static double[] historyHash(List<Integer> history) {
-    long hash = 1469598103934665603L;
-    for (int token : history) {
-      hash = (hash ^ token) * 1099511628211L;
-    }
-    SplittableRandom random = new SplittableRandom(hash);
-    double[] scores = new double[VOCAB_SIZE];
-    Arrays.fill(scores, -30);
-    for (char c = 'a'; c <= 'e'; c++) {
-      scores[id(c)] = random.nextDouble() * 3;
-    }
-    scores[EOS] = random.nextDouble() * 2;
-    return scores;
   }
 
   @Test
@@ -81,8 +62,8 @@ class GeneratorTest {
       requests.add(new GenerationRequest(prompts[i], new GenerationOptions(12, 0, 1, 0, List.of())));
       requests.add(new GenerationRequest(prompts[i], new GenerationOptions(12, 0.9, i % 2 == 0 ? 1 : 0.8, 100 + i, List.of())));
     }
-    try (LookupLm cached = new LookupLm(64, true, GeneratorTest::historyHash);
-        LookupLm uncached = new LookupLm(64, false, GeneratorTest::historyHash)) {
+    try (LookupLm cached = new LookupLm(64, true, LookupLm::historyHash);
+        LookupLm uncached = new LookupLm(64, false, LookupLm::historyHash)) {
       List<GeneratedText> batched = new Generator(cached, 16).generate(requests);
       List<GeneratedText> oneByOne = new ArrayList<>();
       for (GenerationRequest request : requests) {
@@ -100,7 +81,7 @@ class GeneratorTest {
 
   @Test
   void theSeedDecidesTheSampleAndATinyTopPIsGreedy() {
-    try (LookupLm model = new LookupLm(64, true, GeneratorTest::historyHash)) {
+    try (LookupLm model = new LookupLm(64, true, LookupLm::historyHash)) {
       Generator generator = new Generator(model, 8);
       List<String> texts = new ArrayList<>();
       for (long seed = 0; seed < 6; seed++) {

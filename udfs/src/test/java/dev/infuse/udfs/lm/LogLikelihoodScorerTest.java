@@ -109,7 +109,7 @@ class LogLikelihoodScorerTest {
     for (int i = 0; i < contexts.length; i++) {
       requests.add(new LogLikelihoodRequest(contexts[i], continuations[i]));
     }
-    try (LookupLm model = new LookupLm(64, false, GeneratorTest::historyHash)) {
+    try (LookupLm model = new LookupLm(64, false, LookupLm::historyHash)) {
       List<LogLikelihood> batched = new LogLikelihoodScorer(model, 8).score(requests);
       for (int i = 0; i < requests.size(); i++) {
         LogLikelihood alone = new LogLikelihoodScorer(model, 1).score(List.of(requests.get(i))).get(0);

@@ -59,6 +59,22 @@ public final class LookupLm implements CausalLm {
     return scores;
   }
 
+  /** Scores over a b c d e and EOS that depend on the whole history, so a mixed-up cache shows. */
+  public static double[] historyHash(List<Integer> history) {
+    long hash = 1469598103934665603L;
+    for (int token : history) {
+      hash = (hash ^ token) * 1099511628211L;
+    }
+    java.util.SplittableRandom random = new java.util.SplittableRandom(hash);
+    double[] scores = new double[CharTokenizer.VOCAB_SIZE];
+    java.util.Arrays.fill(scores, -30);
+    for (char c = 'a'; c <= 'e'; c++) {
+      scores[CharTokenizer.id(c)] = random.nextDouble() * 3;
+    }
+    scores[CharTokenizer.EOS] = random.nextDouble() * 2;
+    return scores;
+  }
+
   @Override
   public LmConfig config() {
     return config;
