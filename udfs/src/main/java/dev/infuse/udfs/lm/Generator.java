@@ -76,7 +76,7 @@ public final class Generator {
   }
 
   private long[] promptIds(GenerationRequest request) {
-    long[] ids = model.tokenizer().encode(request.prompt(), false, false).getIds();
+    long[] ids = TokenIds.encode(model.tokenizer(), request.prompt());
     if (ids.length == 0) {
       ids = new long[] {model.config().eosTokenId()};
     }

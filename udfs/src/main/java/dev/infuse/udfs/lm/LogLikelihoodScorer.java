@@ -1,6 +1,5 @@
 package dev.infuse.udfs.lm;
 
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
@@ -116,6 +115,11 @@ public final class LogLikelihoodScorer {
       continuationIds = Arrays.copyOfRange(whole, Math.min(contextIds.length, whole.length), whole.length);
     }
     int contextLength = model.config().contextLength();
+    if (contextIds.length == 0) {
+      // The harness asserts the same: nothing would predict the first continuation token.
+      throw new IllegalArgumentException("context of request " + index + ": encodes to no tokens once its trailing"
+          + " whitespace moves to the continuation, expected text, or an empty context to start from EOS");
+    }
     if (continuationIds.length == 0) {
       throw new IllegalArgumentException("continuation of request " + index + ": encodes to no tokens after the context '"
           + context + "', expected at least one");
@@ -132,8 +136,7 @@ public final class LogLikelihoodScorer {
   }
 
   private long[] encode(String text) {
-    HuggingFaceTokenizer tokenizer = model.tokenizer();
-    return tokenizer.encode(text, false, false).getIds();
+    return TokenIds.encode(model.tokenizer(), text);
   }
 
   /** Python's {@code str.isspace}, near enough: Java whitespace plus the no-break spaces. */

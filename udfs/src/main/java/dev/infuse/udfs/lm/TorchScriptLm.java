@@ -93,7 +93,7 @@ public final class TorchScriptLm implements CausalLm {
     LmConfig config = readConfig(dir.resolve(CONFIG_FILE));
     HuggingFaceTokenizer tokenizer;
     try (InputStream in = Files.newInputStream(dir.resolve(TOKENIZER_FILE))) {
-      tokenizer = HuggingFaceTokenizer.newInstance(in, Map.of());
+      tokenizer = HuggingFaceTokenizer.newInstance(in, TokenIds.UNTRUNCATED);
     } catch (IOException e) {
       throw new UncheckedIOException("torchscript model " + dir + ": cannot read " + TOKENIZER_FILE, e);
     } catch (RuntimeException e) {

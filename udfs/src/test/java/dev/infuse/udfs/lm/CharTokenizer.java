@@ -5,7 +5,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 
 /**
  * A character-level tokenizer.json for tests: one token per printable ASCII character and newline,
@@ -46,11 +45,16 @@ public final class CharTokenizer {
         + "\"vocab\":{" + vocab + "},\"merges\":[]}}";
   }
 
-  /** A fresh tokenizer; it has no truncation, padding or special tokens to add. */
+  /** A fresh tokenizer built as models build theirs: no truncation, no padding, no special tokens to add. */
   public static HuggingFaceTokenizer create() {
+    return create(TokenIds.UNTRUNCATED);
+  }
+
+  /** A fresh tokenizer with DJL options. */
+  public static HuggingFaceTokenizer create(java.util.Map<String, String> options) {
     try {
       return HuggingFaceTokenizer.newInstance(
-          new ByteArrayInputStream(json().getBytes(StandardCharsets.UTF_8)), Map.of());
+          new ByteArrayInputStream(json().getBytes(StandardCharsets.UTF_8)), options);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -129,6 +129,8 @@ class LogLikelihoodScorerTest {
           .hasMessageContaining("continuation of request 0: encodes to no tokens");
       assertThatThrownBy(() -> scorer.score(List.of(new LogLikelihoodRequest("ab", "xxxx"))))
           .hasMessageContaining("4 tokens, expected at most the model's context length 3");
+      assertThatThrownBy(() -> scorer.score(List.of(new LogLikelihoodRequest("  ", "x"))))
+          .hasMessageContaining("context of request 0: encodes to no tokens once its trailing whitespace moves");
       assertThatThrownBy(() -> scorer.multipleChoice("ab", List.of("x", "")))
           .hasMessageContaining("choices: got an empty option");
     }

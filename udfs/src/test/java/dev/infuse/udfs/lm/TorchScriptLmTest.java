@@ -39,6 +39,10 @@ class TorchScriptLmTest {
       List<GeneratedText> out = new Generator(model, 4).generate(List.of("a", "klm"), GenerationOptions.greedy(3));
       assertThat(out).containsExactly(new GeneratedText("bcd", "length", 1, 3), new GeneratedText("nop", "length", 3, 3));
 
+      // Past DJL's default 512-token truncation: the prompt keeps its last 32 - 3 tokens.
+      GeneratedText longPrompt = new Generator(model, 1).generate(List.of("a".repeat(600) + "k"), GenerationOptions.greedy(3)).get(0);
+      assertThat(longPrompt).isEqualTo(new GeneratedText("lmn", "length", 29, 3));
+
       LogLikelihood ll = new LogLikelihoodScorer(model, 4)
           .score(List.of(new LogLikelihoodRequest("ab", "cd"), new LogLikelihoodRequest("x", "z"))).get(0);
       double perToken = 1 - Math.log(Math.E + VOCAB_SIZE - 1);
