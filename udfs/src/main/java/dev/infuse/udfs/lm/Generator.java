@@ -97,13 +97,13 @@ public final class Generator {
     if (live.isEmpty()) {
       return;
     }
-    int vocab = model.config().vocabSize();
     try (NDManager manager = NDManager.newBaseManager(model.device(), ENGINE);
         CausalLm.KvCache cache = model.supportsKvCache() ? model.newCache(manager, live.size()) : null) {
       int[] padding = null;
       boolean first = true;
       while (!live.isEmpty()) {
         float[] logits;
+        int vocab;
         try (NDManager step = manager.newSubManager()) {
           NDArray out;
           if (cache == null || first) {
@@ -113,6 +113,8 @@ public final class Generator {
           } else {
             out = feedLastTokens(step, live, padding, cache);
           }
+          // The logits' own width, not vocab_size: an export may pad its output vocabulary.
+          vocab = Math.toIntExact(out.getShape().get(2));
           logits = out.get(":, -1, :").toFloatArray();
         }
         first = false;
