@@ -8,9 +8,11 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.NDScope;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
+import ai.djl.ndarray.types.SparseFormat;
 import ai.djl.nn.AbstractBlock;
 import ai.djl.nn.Activation;
 import ai.djl.nn.Parameter;
+import ai.djl.nn.core.Embedding;
 import ai.djl.nn.core.Linear;
 import ai.djl.nn.norm.LayerNorm;
 import ai.djl.nn.transformer.IdEmbedding;
@@ -48,8 +50,6 @@ public final class DecoderLm implements CausalLm {
   private final byte[] tokenizerJson;
   private final HuggingFaceTokenizer tokenizer;
   private final NDManager manager;
-  private final IdEmbedding tokenEmbedding;
-  private final IdEmbedding positionEmbedding;
   private final List<Layer> layers = new ArrayList<>();
   private final LayerNorm finalNorm;
   private final Map<String, Parameter> parameters = new LinkedHashMap<>();
@@ -70,8 +70,9 @@ public final class DecoderLm implements CausalLm {
     int width = config.dModel();
     // GPT-2: residual projections start smaller so the residual stream's variance does not grow with depth.
     double residualStd = INIT_STD / Math.sqrt(2.0 * config.layers());
-    tokenEmbedding = add("token_embedding", embedding(config.vocabSize()), INIT_STD, seed, new Shape(1, 1));
-    positionEmbedding = add("position_embedding", embedding(config.contextLength()), INIT_STD, seed, new Shape(1, 1));
+    // The embedding blocks own their tables; run() looks rows up with torch.embedding directly.
+    add("token_embedding", embedding(config.vocabSize()), INIT_STD, seed, new Shape(1, 1));
+    add("position_embedding", embedding(config.contextLength()), INIT_STD, seed, new Shape(1, 1));
     Shape tokens = new Shape(1, 1, width);
     for (int i = 0; i < config.layers(); i++) {
       String path = "layers." + i + ".";
@@ -277,8 +278,9 @@ public final class DecoderLm implements CausalLm {
     int headWidth = width / heads;
     float scale = (float) (1.0 / Math.sqrt(headWidth));
     NDArray bias = allowed.toType(DataType.FLOAT32, false).sub(1f).mul(-MASKED_SCORE);
-    NDArray x = apply(tokenEmbedding, store, tokens, training)
-        .add(apply(positionEmbedding, store, positions, training));
+    NDArray tied = store.getValue(parameters.get("token_embedding.embedding"), device(), training);
+    NDArray x = lookUp(tied, tokens)
+        .add(lookUp(store.getValue(parameters.get("position_embedding.embedding"), device(), training), positions));
     for (int i = 0; i < layers.size(); i++) {
       Layer layer = layers.get(i);
       NDList qkv = apply(layer.qkv, store, apply(layer.attentionNorm, store, x, training), training).split(3, 2);
@@ -297,8 +299,12 @@ public final class DecoderLm implements CausalLm {
       x = x.add(apply(layer.mlpOut, store, hidden, training));
     }
     NDArray normed = apply(finalNorm, store, x, training);
-    NDArray tied = store.getValue(parameters.get("token_embedding.embedding"), device(), training);
     return Linear.linear(normed, tied).head();
+  }
+
+  /** Rows of {@code table} by id via torch.embedding, whose backward is PyTorch's own embedding scatter-add. */
+  private static NDArray lookUp(NDArray table, NDArray ids) {
+    return Embedding.embedding(ids, table, SparseFormat.DENSE).head();
   }
 
   private static NDArray apply(AbstractBlock block, ParameterStore store, NDArray input, boolean training) {

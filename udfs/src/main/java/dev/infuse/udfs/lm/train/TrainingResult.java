@@ -1,0 +1,11 @@
+package dev.infuse.udfs.lm.train;
+
+/**
+ * How a {@link Trainer#train} call ended.
+ *
+ * @param finalStep the last step taken: the configured {@code steps}
+ * @param finalLoss the loss of that step (NaN when a resume found training already finished and the
+ *     checkpoint recorded none)
+ * @param resumedFromStep the checkpoint step this call resumed from, or -1 when it started afresh
+ */
+public record TrainingResult(int finalStep, double finalLoss, int resumedFromStep) {}
