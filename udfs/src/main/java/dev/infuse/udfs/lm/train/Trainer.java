@@ -84,7 +84,7 @@ public final class Trainer {
   }
 
   /** Runs the forward pass and backpropagates the mean next-token loss; returns the loss. */
-  private static double backward(DecoderLm model, TrainingBatch batch, NDManager manager) {
+  static double backward(DecoderLm model, TrainingBatch batch, NDManager manager) {
     Shape cells = new Shape(batch.rows, batch.length);
     NDArray tokens = manager.create(batch.tokens, cells);
     NDArray positions = manager.create(batch.positions, cells);
