@@ -2,6 +2,11 @@ package dev.infuse.udfs.lm.train;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
+import dev.infuse.udfs.lm.DecoderLm;
+import dev.infuse.udfs.lm.TinyLms;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +31,29 @@ class TrainingBatchTest {
     assertThat(batch.targets[1]).isEqualTo(13);
     assertThat(batch.targets[3]).isEqualTo(22);
     assertThat(batch.realTokens).isEqualTo(7);
+  }
+
+  @Test
+  void aPackedBatchGivesTheSecondDocumentTheLogitsItHasAlone() {
+    try (DecoderLm model = TinyLms.create(3); NDManager manager = NDManager.newBaseManager("PyTorch")) {
+      PackedSequence original = new PackedSequence(new int[] {2023, 2003, 1037, 7592, 2088}, new int[] {3, 2}, null);
+      PackedSequence perturbed = new PackedSequence(new int[] {4248, 2829, 4419, 7592, 2088}, new int[] {3, 2}, null);
+      NDArray originalLogits = logits(model, manager, new TrainingBatch(List.of(original), PAD, true));
+      NDArray perturbedLogits = logits(model, manager, new TrainingBatch(List.of(perturbed), PAD, true));
+      NDArray secondAlone = logits(model, manager, new TrainingBatch(List.of(PackedSequence.of(7592, 2088)), PAD, true));
+
+      assertThat(perturbedLogits.get("0, 3:").sub(originalLogits.get("0, 3:")).abs().max().getFloat()).isLessThan(1e-4f);
+      assertThat(originalLogits.get("0, 3:").sub(secondAlone.get("0")).abs().max().getFloat()).isLessThan(1e-4f);
+      // Without the mask the second document does see the first.
+      NDArray unmasked = logits(model, manager, new TrainingBatch(List.of(perturbed), PAD, false));
+      assertThat(unmasked.get("0, 3:").sub(originalLogits.get("0, 3:")).abs().max().getFloat()).isGreaterThan(1e-3f);
+    }
+  }
+
+  private static NDArray logits(DecoderLm model, NDManager manager, TrainingBatch batch) {
+    Shape cells = new Shape(batch.rows, batch.length);
+    return model.forwardTraining(manager.create(batch.tokens, cells), manager.create(batch.positions, cells),
+        manager.create(batch.attention, new Shape(batch.rows, batch.length, batch.length)));
   }
 
   @Test
