@@ -302,7 +302,11 @@ public final class DecoderLm implements CausalLm {
     return Linear.linear(normed, tied).head();
   }
 
-  /** Rows of {@code table} by id via torch.embedding, whose backward is PyTorch's own embedding scatter-add. */
+  /**
+   * Rows of {@code table} by id via torch.embedding. IdEmbedding's own forward (gatherNd) gave an
+   * occasional infinite gradient norm in training here under load; torch.embedding's backward is
+   * PyTorch's plain scatter-add and has not.
+   */
   private static NDArray lookUp(NDArray table, NDArray ids) {
     return Embedding.embedding(ids, table, SparseFormat.DENSE).head();
   }

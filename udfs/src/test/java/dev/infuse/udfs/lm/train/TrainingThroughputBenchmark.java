@@ -23,6 +23,8 @@ class TrainingThroughputBenchmark {
     measure(64, 2, 64, 8);
     measure(32, 2, 64, 8);
     measure(64, 2, 32, 8);
+    measure(64, 2, 64, 4);
+    measure(64, 2, 32, 4);
   }
 
   private static void measure(int width, int layers, int length, int batch) {
