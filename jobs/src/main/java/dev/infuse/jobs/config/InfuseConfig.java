@@ -20,6 +20,7 @@ public record InfuseConfig(
     LlmConfig llm,
     GenQaConfig genQa,
     GenDocsConfig genDocs,
+    TrainConfig train,
     DemoConfig demo) {
 
   /**
@@ -78,7 +79,8 @@ public record InfuseConfig(
       long maxTotalTokens,
       Map<String, Price> prices,
       double maxFailureFraction,
-      int rowsPerTask) {}
+      int rowsPerTask,
+      String device) {}
 
   /** US dollars per million tokens. */
   public record Price(double inputPerMillion, double outputPerMillion) {}
@@ -116,6 +118,44 @@ public record InfuseConfig(
       int focalPerDoc,
       int maxDocs,
       String corpus) {}
+
+  /**
+   * Causal-LM training ({@code train}) on text in the warehouse or on packed token shards. See
+   * defaults.yaml for each key; the optimiser keys are AdamW's.
+   *
+   * @param sources tables whose text is trained on: documents, synthetic_docs, synthetic_qa
+   * @param shards a directory of Parquet shards with {@code input_ids} (and optionally
+   *     {@code document_lengths}, {@code loss_mask}); when set, {@code sources} is ignored
+   * @param modelDir where the final model and its checkpoints go: a local or FUSE-mounted path
+   * @param initFrom a model directory to continue training from; null starts from a seeded init
+   * @param lossOn {@code all} tokens, or {@code answer} tokens only (synthetic_qa answers; SFT)
+   */
+  public record TrainConfig(
+      java.util.List<String> sources,
+      String shards,
+      String corpus,
+      String modelDir,
+      String initFrom,
+      String tokenizer,
+      int layers,
+      int dModel,
+      int heads,
+      int contextLength,
+      int sequenceLength,
+      int batchSize,
+      int steps,
+      double learningRate,
+      double minLearningRate,
+      int warmupSteps,
+      double weightDecay,
+      double beta1,
+      double beta2,
+      double epsilon,
+      double gradientClip,
+      int checkpointEvery,
+      String lossOn,
+      boolean maskDocumentBoundaries,
+      String device) {}
 
   /**
    * @param input the demo's QuALITY file, relative to the Infuse home directory
@@ -185,6 +225,38 @@ public record InfuseConfig(
     }
     if (genDocs.questionsPerFocal() < 1) {
       problems.add("gen_docs.questions_per_focal: got " + genDocs.questionsPerFocal() + ", expected an integer >= 1");
+    }
+    String deviceProblem = dev.infuse.udfs.model.Devices.problem(llm.device());
+    if (deviceProblem != null) {
+      problems.add("llm." + deviceProblem);
+    }
+    problems.addAll(trainProblems());
+    return problems;
+  }
+
+  private List<String> trainProblems() {
+    List<String> problems = new ArrayList<>();
+    for (String source : train.sources()) {
+      if (!java.util.List.of("documents", "synthetic_docs", "synthetic_qa").contains(source)) {
+        problems.add("train.sources: got " + source + ", expected documents, synthetic_docs or synthetic_qa");
+      }
+    }
+    if (train.sources().isEmpty() && train.shards() == null) {
+      problems.add("train.sources: got [], expected at least one table, or train.shards");
+    }
+    if (train.modelDir() == null || train.modelDir().isBlank()) {
+      problems.add("train.model_dir: got nothing, expected a directory for the model");
+    }
+    if (!java.util.List.of("all", "answer").contains(train.lossOn())) {
+      problems.add("train.loss_on: got " + train.lossOn() + ", expected all or answer");
+    }
+    if (train.sequenceLength() < 2 || train.sequenceLength() > train.contextLength()) {
+      problems.add("train.sequence_length: got " + train.sequenceLength() + ", expected 2..context_length ("
+          + train.contextLength() + ")");
+    }
+    String deviceProblem = dev.infuse.udfs.model.Devices.problem(train.device());
+    if (deviceProblem != null) {
+      problems.add("train." + deviceProblem);
     }
     return problems;
   }

@@ -59,7 +59,7 @@ public final class LlmCallRunner {
   public static LlmSettings settings(InfuseConfig.LlmConfig llm) {
     return new LlmSettings(llm.backend(), llm.baseUrl(), llm.model(), llm.apiKeyEnv(), llm.maxConcurrency(),
         llm.requestTimeoutSeconds(), llm.rowTimeoutSeconds(), llm.maxAttempts(), llm.initialBackoffMillis(),
-        llm.maxBackoffMillis());
+        llm.maxBackoffMillis(), llm.device());
   }
 
   /** Makes the calls that are not cached yet; afterwards {@link #responses} answers for every key. */

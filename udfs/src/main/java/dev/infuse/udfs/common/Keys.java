@@ -32,8 +32,13 @@ public final class Keys {
   }
 
   public static byte[] sha256(byte[] bytes) {
+    return newSha256().digest(bytes);
+  }
+
+  /** A fresh SHA-256 digest, for hashing data too large to join into one array. */
+  public static MessageDigest newSha256() {
     try {
-      return MessageDigest.getInstance("SHA-256").digest(bytes);
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required by every JVM", e);
     }

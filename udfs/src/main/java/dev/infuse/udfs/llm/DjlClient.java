@@ -5,6 +5,7 @@ import dev.infuse.udfs.lm.GeneratedText;
 import dev.infuse.udfs.lm.GenerationOptions;
 import dev.infuse.udfs.lm.GenerationRequest;
 import dev.infuse.udfs.lm.Generator;
+import dev.infuse.udfs.lm.LmModelSpec;
 import dev.infuse.udfs.model.ExecutorModels;
 import dev.infuse.udfs.model.ModelSpec;
 import java.time.Duration;
@@ -44,10 +45,6 @@ public final class DjlClient implements LlmClient {
   static final int DEFAULT_MAX_TOKENS = 256;
   /** How long the worker waits for more requests to join a batch. */
   static final Duration DEFAULT_LINGER = Duration.ofMillis(5);
-  /** Written by the model-loading code; found by name so this class compiles without it. */
-  static final String MODEL_SPEC_CLASS = "dev.infuse.udfs.lm.LmModelSpec";
-  /** The device the model loads on. TODO(device setting): take it from the llm config once it has one. */
-  static final String DEVICE = "auto";
 
   private final ModelSpec<CausalLm> spec;
   private final int maxBatchRows;
@@ -207,21 +204,12 @@ public final class DjlClient implements LlmClient {
     return new LlmCallException("djl: the client was closed before the request was served", 0, 0, null);
   }
 
-  @SuppressWarnings("unchecked") // LmModelSpec implements ModelSpec<CausalLm>
   private static ModelSpec<CausalLm> modelSpec(LlmSettings settings) {
     String modelDir = settings.model();
     if (modelDir == null || modelDir.isBlank()) {
       throw new IllegalArgumentException("llm.model: empty, expected the path of a model directory for backend djl");
     }
-    try {
-      Class<?> type = Class.forName(MODEL_SPEC_CLASS, true, DjlClient.class.getClassLoader());
-      return (ModelSpec<CausalLm>) type.getConstructor(String.class, String.class).newInstance(modelDir, DEVICE);
-    } catch (ClassNotFoundException e) {
-      throw new IllegalStateException("backend djl needs " + MODEL_SPEC_CLASS + " on the classpath", e);
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("backend djl: cannot build " + MODEL_SPEC_CLASS + "(" + modelDir + ", " + DEVICE + ")",
-          e.getCause() == null ? e : e.getCause());
-    }
+    return new LmModelSpec(modelDir, settings.device() == null ? "auto" : settings.device());
   }
 
   /** A queued request: its prompt expanded to one generation row per choice. */

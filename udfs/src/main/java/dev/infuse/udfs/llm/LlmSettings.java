@@ -17,6 +17,7 @@ import java.io.Serializable;
  * @param maxAttempts tries per request, the first included
  * @param initialBackoffMillis first retry wait; doubles each retry, with jitter
  * @param maxBackoffMillis cap on one wait (a longer Retry-After is honoured up to the row timeout)
+ * @param device for djl: auto, cpu, gpu or gpu:N (see {@code dev.infuse.udfs.model.Devices})
  */
 public record LlmSettings(
     String backend,
@@ -28,4 +29,14 @@ public record LlmSettings(
     int rowTimeoutSeconds,
     int maxAttempts,
     long initialBackoffMillis,
-    long maxBackoffMillis) implements Serializable {}
+    long maxBackoffMillis,
+    String device) implements Serializable {
+
+  /** Settings for a backend that runs no local model: the device is {@code auto}. */
+  public LlmSettings(String backend, String baseUrl, String model, String apiKeyEnv, int maxConcurrency,
+      int requestTimeoutSeconds, int rowTimeoutSeconds, int maxAttempts, long initialBackoffMillis,
+      long maxBackoffMillis) {
+    this(backend, baseUrl, model, apiKeyEnv, maxConcurrency, requestTimeoutSeconds, rowTimeoutSeconds, maxAttempts,
+        initialBackoffMillis, maxBackoffMillis, "auto");
+  }
+}

@@ -43,8 +43,6 @@ public final class DecoderLm implements CausalLm {
    * with every key masked (a pad query) gives a harmless uniform average instead of NaN. */
   private static final float MASKED_SCORE = -1e9f;
   private static final double INIT_STD = 0.02;
-  private static final Map<String, String> TOKENIZER_OPTIONS =
-      Map.of("addSpecialTokens", "false", "truncation", "false", "padding", "false");
 
   private final LmConfig config;
   private final byte[] tokenizerJson;
@@ -62,7 +60,7 @@ public final class DecoderLm implements CausalLm {
     this.config = config;
     this.tokenizerJson = tokenizerJson.clone();
     try {
-      this.tokenizer = HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(tokenizerJson), TOKENIZER_OPTIONS);
+      this.tokenizer = HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(tokenizerJson), TokenIds.UNTRUNCATED);
     } catch (IOException e) {
       throw new UncheckedIOException("tokenizer.json: cannot parse", e);
     }

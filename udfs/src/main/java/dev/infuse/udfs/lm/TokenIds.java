@@ -2,6 +2,7 @@ package dev.infuse.udfs.lm;
 
 import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import dev.infuse.udfs.text.HuggingFaceTextTokenizer;
 import java.util.Map;
 
 /** Text to token ids the way generation and scoring need them: no special tokens, never cut short. */
@@ -10,7 +11,7 @@ final class TokenIds {
    * Options for {@code HuggingFaceTokenizer.newInstance}: DJL truncates to 512 tokens by default,
    * keeping the first ones, while generation and scoring need every token and keep the last ones.
    */
-  static final Map<String, String> UNTRUNCATED = Map.of("truncation", "false", "padding", "false");
+  static final Map<String, String> UNTRUNCATED = HuggingFaceTextTokenizer.RAW_OPTIONS;
 
   private TokenIds() {}
 

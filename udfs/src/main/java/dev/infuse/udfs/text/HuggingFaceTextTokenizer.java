@@ -26,7 +26,12 @@ import java.util.Map;
  * run while another thread is encoding.
  */
 public final class HuggingFaceTextTokenizer implements TextTokenizer {
-  private static final Map<String, String> OPTIONS =
+  /**
+   * Tokenizer options that give a text's own tokens, all of them: no special tokens, no padding, and no
+   * truncation (DJL otherwise keeps the first 512 tokens, silently). Models built on the same file use
+   * the same options.
+   */
+  public static final Map<String, String> RAW_OPTIONS =
       Map.of("addSpecialTokens", "false", "truncation", "false", "padding", "false");
   private static final char REPLACEMENT_CHAR = '\uFFFD';
 
@@ -53,7 +58,7 @@ public final class HuggingFaceTextTokenizer implements TextTokenizer {
     LibUtils.checkStatus();
     try {
       this.tokenizer =
-          HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(tokenizerJson), OPTIONS);
+          HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(tokenizerJson), RAW_OPTIONS);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (RuntimeException e) {
@@ -91,6 +96,16 @@ public final class HuggingFaceTextTokenizer implements TextTokenizer {
   @Override
   public int count(String text) {
     return spans(text).size();
+  }
+
+  @Override
+  public int[] ids(String text) {
+    long[] ids = tokenizer.encode(replaceLoneSurrogates(text), false, false).getIds();
+    int[] narrow = new int[ids.length];
+    for (int i = 0; i < ids.length; i++) {
+      narrow[i] = Math.toIntExact(ids[i]);
+    }
+    return narrow;
   }
 
   @Override

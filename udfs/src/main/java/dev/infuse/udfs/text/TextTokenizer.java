@@ -17,6 +17,9 @@ public interface TextTokenizer extends AutoCloseable {
   /** The number of tokens of {@code text}: always {@code spans(text).size()}. */
   int count(String text);
 
+  /** The token ids of {@code text}, without special tokens: what a language model is trained on. */
+  int[] ids(String text);
+
   /** Releases native memory; no checked exception, since there is nothing a caller could do with one. */
   @Override
   void close();

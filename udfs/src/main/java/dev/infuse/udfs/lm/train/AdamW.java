@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.nn.Parameter;
+import ai.djl.pytorch.jni.JniUtils;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -38,6 +39,19 @@ final class AdamW implements AutoCloseable {
    * @return the global gradient norm before clipping
    */
   double step(int step, double learningRate, TrainingConfig config) {
+    // In-place updates of leaf weights are illegal while autograd records. Grad mode is libtorch's
+    // thread-local state, and a TorchScript forward on this thread can leave it on, so it is set off
+    // here rather than trusted.
+    boolean recording = JniUtils.isGradMode();
+    JniUtils.setGradMode(false);
+    try {
+      return update(step, learningRate, config);
+    } finally {
+      JniUtils.setGradMode(recording);
+    }
+  }
+
+  private double update(int step, double learningRate, TrainingConfig config) {
     Map<String, NDArray> gradients = new LinkedHashMap<>();
     NDArray squares = null;
     for (Map.Entry<String, Parameter> entry : parameters.entrySet()) {

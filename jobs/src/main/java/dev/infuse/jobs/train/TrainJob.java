@@ -1,0 +1,359 @@
+package dev.infuse.jobs.train;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.concat;
+import static org.apache.spark.sql.functions.lit;
+
+import ai.djl.Device;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.infuse.jobs.JobRun;
+import dev.infuse.jobs.RunCounts;
+import dev.infuse.jobs.cli.JobFailedException;
+import dev.infuse.jobs.config.ConfigException;
+import dev.infuse.jobs.config.InfuseConfig;
+import dev.infuse.jobs.io.Quarantine;
+import dev.infuse.jobs.io.WriteResult;
+import dev.infuse.udfs.common.Keys;
+import dev.infuse.udfs.lm.CausalLm;
+import dev.infuse.udfs.lm.DecoderLm;
+import dev.infuse.udfs.lm.LmConfig;
+import dev.infuse.udfs.lm.ModelDirectory;
+import dev.infuse.udfs.lm.train.PackedSequence;
+import dev.infuse.udfs.lm.train.Trainer;
+import dev.infuse.udfs.lm.train.TrainingConfig;
+import dev.infuse.udfs.lm.train.TrainingResult;
+import dev.infuse.udfs.model.Devices;
+import dev.infuse.udfs.pack.TokenPacker;
+import dev.infuse.udfs.pack.TokenizedText;
+import dev.infuse.udfs.text.TokenizerVocab;
+import dev.infuse.udfs.text.Tokenizers;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.storage.StorageLevel;
+
+/**
+ * {@code train}: trains a causal LM on text in the warehouse (or on packed token shards) in this JVM,
+ * on its GPU when it has one. Texts are tokenized on the executors and packed here; the model, its
+ * checkpoints and a {@code train_info.json} go to {@code train.model_dir}, and every step's loss,
+ * learning rate and throughput to {@code train_metrics}.
+ *
+ * <p>A rerun with the same config and data resumes from the last checkpoint; a rerun with a different
+ * one into the same model directory is refused rather than mixing two trainings.
+ */
+public final class TrainJob {
+  public static final String NAME = "train";
+
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+      .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+  private static final String FINGERPRINT_FILE = "TRAINING";
+
+  private final JobRun run;
+  private final InfuseConfig.TrainConfig options;
+
+  public TrainJob(JobRun run) {
+    this.run = run;
+    this.options = run.config().train();
+  }
+
+  public RunCounts run() {
+    Path modelDir = modelDir(run.config().warehouse(), options.modelDir());
+    Path initFrom = options.initFrom() == null ? null : modelDir(run.config().warehouse(), options.initFrom());
+    Device device = Devices.resolve(options.device(), "PyTorch");
+    byte[] tokenizerJson = initFrom != null ? readFile(initFrom.resolve(ModelDirectory.TOKENIZER), "train.init_from")
+        : tokenizerBytes(options.tokenizer());
+    TokenizerVocab vocab = TokenizerVocab.of(tokenizerJson);
+    int eos = vocab.firstKnown("<|endoftext|>", "</s>", "<eos>", "[SEP]");
+    int pad = vocab.firstKnown("<pad>", "[PAD]", "<|endoftext|>", "</s>");
+
+    TrainingSet data = options.shards() != null ? fromShards(vocab.size()) : fromTables(tokenizerJson, eos, pad);
+    WriteResult quarantined = Quarantine.write(run.warehouse(),
+        Quarantine.rows(data.failures(), NAME, run.runId(), run.startedAt()));
+    Map<String, Long> details = new LinkedHashMap<>(data.details());
+    details.put("quarantine.inserted", quarantined.inserted());
+    RunCounts counts = new RunCounts(data.read(), data.read() - data.failed(), data.failed(), details);
+    if (data.sequences().isEmpty()) {
+      throw new JobFailedException("train: no training sequence from " + describeInput() + " (read " + data.read()
+          + " rows, quarantined " + data.failed() + ")", counts);
+    }
+
+    TrainingConfig training = new TrainingConfig(options.steps(), options.batchSize(), options.learningRate(),
+        options.minLearningRate(), options.warmupSteps(), options.weightDecay(), options.beta1(), options.beta2(),
+        options.epsilon(), options.gradientClip(), run.config().run().seed(), options.checkpointEvery(),
+        options.maskDocumentBoundaries());
+    List<String> problems = training.problems().stream().map(p -> "train." + p).toList();
+    if (!problems.isEmpty()) {
+      throw new ConfigException(problems);
+    }
+
+    try (DecoderLm model = model(initFrom, tokenizerJson, vocab.size(), eos, pad, device)) {
+      String fingerprint = fingerprint(model.config(), training, tokenizerJson, data.sequences());
+      // Beside the model, not inside it: saving the final model replaces its directory whole.
+      Path checkpoints = modelDir.resolveSibling(modelDir.getFileName() + ".checkpoints");
+      claim(checkpoints, fingerprint);
+      TrainMetricsSink sink = new TrainMetricsSink(run.spark(), run.warehouse(), run.runId(), modelDir.toString(),
+          model.device().toString(), run.out(), Math.max(1, options.steps() / 10));
+      var out = run.out();
+      out.printf(Locale.ROOT, "train: %d sequence(s) of %d tokens (%d target tokens) from %s on %s%n",
+          data.sequences().size(), options.sequenceLength(), details.get("target_tokens"), describeInput(), model.device());
+      out.printf(Locale.ROOT, "  model %s: %d layers, d_model %d, %d heads, vocab %d%n", modelDir,
+          model.config().layers(), model.config().dModel(), model.config().heads(), model.config().vocabSize());
+      out.flush();
+
+      TrainingResult result = Trainer.train(model, data.sequences(), training, checkpoints, sink);
+      sink.flush();
+      ModelDirectory.save(model, modelDir);
+      writeInfo(modelDir, fingerprint, result, details);
+
+      details.put("steps", (long) result.finalStep());
+      details.put("resumed_from_step", (long) result.resumedFromStep());
+      details.put("train_metrics.rows", sink.written());
+      out.printf(Locale.ROOT, "  %s at step %d, final loss %.4f; model written to %s%n",
+          result.resumedFromStep() >= 0 ? "resumed from step " + result.resumedFromStep() + ", finished" : "finished",
+          result.finalStep(), result.finalLoss(), modelDir);
+      out.printf(Locale.ROOT, "  %d row(s) trained on, %d quarantined%n", counts.output(), counts.quarantined());
+      out.flush();
+      return new RunCounts(counts.input(), counts.output(), counts.quarantined(), details);
+    }
+  }
+
+  /** What was read, what failed, and the packed sequences. */
+  private record TrainingSet(long read, long failed, Dataset<Row> failures, List<PackedSequence> sequences,
+      Map<String, Long> details) {}
+
+  private TrainingSet fromTables(byte[] tokenizerJson, int eos, int pad) {
+    Dataset<Row> tokenized = TrainingData.tokenize(run.spark(), TrainingData.texts(run.warehouse(), options),
+        tokenizerJson, options.lossOn().equals("answer")).persist(StorageLevel.MEMORY_AND_DISK());
+    List<TokenizedText> texts = new ArrayList<>();
+    long tokens = 0;
+    for (Row row : tokenized.filter(col("reason").isNull()).collectAsList()) {
+      int[] ids = ints(row.getList(2));
+      int[] mask = row.isNullAt(3) ? null : ints(row.getList(3));
+      texts.add(new TokenizedText(row.getString(0), row.getString(1), ids, mask));
+      tokens += ids.length;
+    }
+    Dataset<Row> failures = tokenized.filter(col("reason").isNotNull()).select(col("source"),
+        concat(lit("row_id="), col("row_id")).as("location"), col("row_id").as("payload"),
+        lit(null).cast("binary").as("payload_bytes"), col("reason"));
+    long failed = failures.count();
+    List<PackedSequence> sequences = new TokenPacker(options.sequenceLength(), eos, pad).pack(texts);
+    Map<String, Long> details = new LinkedHashMap<>();
+    details.put("texts", (long) texts.size());
+    details.put("text_tokens", tokens);
+    details.put("sequences", (long) sequences.size());
+    details.put("target_tokens", targetTokens(sequences));
+    return new TrainingSet(texts.size() + failed, failed, failures, sequences, details);
+  }
+
+  /**
+   * Packed shards as written by build-shards: {@code input_ids} and optionally {@code document_lengths}
+   * and {@code loss_mask}. A row that does not fit this model (wrong length, ids outside the vocabulary,
+   * lengths that do not add up) is quarantined with the reason.
+   */
+  private TrainingSet fromShards(int vocabSize) {
+    Dataset<Row> shards;
+    try {
+      shards = run.spark().read().parquet(options.shards());
+    } catch (RuntimeException e) {
+      throw new ConfigException(List.of("train.shards: got " + options.shards() + ", expected a directory of Parquet"
+          + " shards with an input_ids column (" + e.getMessage().lines().findFirst().orElse("") + ")"));
+    }
+    List<String> columns = List.of(shards.columns());
+    if (!columns.contains("input_ids")) {
+      throw new ConfigException(List.of("train.shards: " + options.shards() + " has columns " + columns
+          + ", expected input_ids (and optionally document_lengths, loss_mask)"));
+    }
+    List<PackedSequence> sequences = new ArrayList<>();
+    List<Row> failures = new ArrayList<>();
+    List<Row> rows = shards.collectAsList();
+    for (int i = 0; i < rows.size(); i++) {
+      Row row = rows.get(i);
+      int[] ids = ints(row.getList(row.fieldIndex("input_ids")));
+      int[] lengths = columns.contains("document_lengths") && !row.isNullAt(row.fieldIndex("document_lengths"))
+          ? ints(row.getList(row.fieldIndex("document_lengths"))) : new int[] {ids.length};
+      int[] mask = columns.contains("loss_mask") && !row.isNullAt(row.fieldIndex("loss_mask"))
+          ? ints(row.getList(row.fieldIndex("loss_mask"))) : null;
+      String reason = shardProblem(ids, lengths, mask, vocabSize);
+      if (reason == null) {
+        sequences.add(new PackedSequence(ids, lengths, mask));
+      } else {
+        failures.add(org.apache.spark.sql.RowFactory.create("shards", "row=" + i, java.util.Arrays.toString(ids), null,
+            reason));
+      }
+    }
+    Dataset<Row> failureRows = run.spark().createDataFrame(failures, new org.apache.spark.sql.types.StructType()
+        .add("source", "string").add("location", "string").add("payload", "string").add("payload_bytes", "binary")
+        .add("reason", "string"));
+    Map<String, Long> details = new LinkedHashMap<>();
+    details.put("sequences", (long) sequences.size());
+    details.put("target_tokens", targetTokens(sequences));
+    return new TrainingSet(rows.size(), failures.size(), failureRows, sequences, details);
+  }
+
+  private String shardProblem(int[] ids, int[] lengths, int[] mask, int vocabSize) {
+    if (ids.length != options.sequenceLength()) {
+      return "input_ids has " + ids.length + " tokens, expected train.sequence_length " + options.sequenceLength();
+    }
+    for (int id : ids) {
+      if (id < 0 || id >= vocabSize) {
+        return "input_ids holds " + id + ", expected ids in 0.." + (vocabSize - 1) + " of the tokenizer";
+      }
+    }
+    int sum = java.util.stream.IntStream.of(lengths).sum();
+    if (sum != ids.length || java.util.stream.IntStream.of(lengths).anyMatch(l -> l <= 0)) {
+      return "document_lengths sum to " + sum + ", expected positive lengths summing to " + ids.length;
+    }
+    if (mask != null && mask.length != ids.length) {
+      return "loss_mask has " + mask.length + " entries, expected " + ids.length;
+    }
+    return null;
+  }
+
+  private DecoderLm model(Path initFrom, byte[] tokenizerJson, int vocabSize, int eos, int pad, Device device) {
+    if (initFrom != null) {
+      CausalLm loaded = ModelDirectory.load(initFrom.toAbsolutePath(), device);
+      if (loaded instanceof DecoderLm decoder) {
+        return decoder;
+      }
+      loaded.close();
+      throw new ConfigException(List.of("train.init_from: " + initFrom + " is a " + loaded.config().architecture()
+          + " model, expected an " + LmConfig.INFUSE_DECODER + " model written by train"));
+    }
+    LmConfig config = new LmConfig(LmConfig.INFUSE_DECODER, vocabSize, options.layers(), options.dModel(),
+        options.heads(), options.contextLength(), 4, eos, pad);
+    List<String> problems = config.problems().stream().map(p -> "train." + p).toList();
+    if (!problems.isEmpty()) {
+      throw new ConfigException(problems);
+    }
+    return DecoderLm.create(config, tokenizerJson, device, run.config().run().seed());
+  }
+
+  /**
+   * The identity of a training: model shape, optimiser settings, tokenizer and the exact token data.
+   * Checkpoints of another training in the same directory must never be resumed from.
+   */
+  private static String fingerprint(LmConfig model, TrainingConfig training, byte[] tokenizerJson,
+      List<PackedSequence> sequences) {
+    java.security.MessageDigest digest = Keys.newSha256();
+    digest.update(model.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    // checkpoint_every changes when state is saved, not what is learned.
+    digest.update(training.toString().replaceAll("checkpointEvery=\\d+", "").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    digest.update(Keys.sha256(tokenizerJson));
+    java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(4);
+    for (PackedSequence s : sequences) {
+      for (int[] part : new int[][] {s.inputIds(), s.documentLengths(), s.lossMask() == null ? new int[0] : s.lossMask()}) {
+        for (int v : part) {
+          buffer.clear();
+          digest.update(buffer.putInt(v).array());
+        }
+      }
+      digest.update((byte) 0x1f);
+    }
+    return java.util.HexFormat.of().formatHex(digest.digest());
+  }
+
+  /** Marks the checkpoint directory as this training's, or refuses one that belongs to another. */
+  private static void claim(Path checkpoints, String fingerprint) {
+    try {
+      Files.createDirectories(checkpoints);
+      Path file = checkpoints.resolve(FINGERPRINT_FILE);
+      if (Files.exists(file)) {
+        String existing = Files.readString(file).trim();
+        if (!existing.equals(fingerprint)) {
+          throw new ConfigException(List.of("train.model_dir: " + checkpoints + " holds checkpoints of another"
+              + " training (model, optimiser settings, tokenizer or data differ: " + existing.substring(0, 12) + " vs "
+              + fingerprint.substring(0, 12) + "); expected a new model_dir, or delete that directory to start over"));
+        }
+      } else {
+        Files.writeString(file, fingerprint + "\n");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot prepare " + checkpoints, e);
+    }
+  }
+
+  private void writeInfo(Path modelDir, String fingerprint, TrainingResult result, Map<String, Long> details) {
+    Map<String, Object> info = new LinkedHashMap<>();
+    info.put("run_id", run.runId());
+    info.put("training_fingerprint", fingerprint);
+    info.put("final_step", result.finalStep());
+    info.put("final_loss", result.finalLoss());
+    info.put("resumed_from_step", result.resumedFromStep());
+    info.put("input", describeInput());
+    info.put("qa_template", TrainingData.QA_TEMPLATE);
+    info.put("loss_on", options.lossOn());
+    info.put("data", details);
+    try {
+      Path tmp = modelDir.resolve("train_info.json.tmp");
+      JSON.writeValue(tmp.toFile(), info);
+      Files.move(tmp, modelDir.resolve("train_info.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+          java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write train_info.json in " + modelDir, e);
+    }
+  }
+
+  private String describeInput() {
+    return options.shards() != null ? "shards " + options.shards()
+        : String.join(", ", options.sources()) + (options.corpus() == null ? "" : " (corpus " + options.corpus() + ")");
+  }
+
+  private static long targetTokens(List<PackedSequence> sequences) {
+    long targets = 0;
+    for (PackedSequence s : sequences) {
+      targets += s.lossMask() == null ? s.inputIds().length : java.util.stream.IntStream.of(s.lossMask()).sum();
+    }
+    return targets;
+  }
+
+  private static int[] ints(List<Integer> values) {
+    return values.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /**
+   * A model directory is a local path (on Databricks, a FUSE path such as /dbfs/… or /Volumes/…): DJL and
+   * the checkpoint writer need a POSIX file system. A relative one lives under a local warehouse.
+   */
+  static Path modelDir(String warehouse, String dir) {
+    Path path = Path.of(dir);
+    if (path.isAbsolute()) {
+      return path;
+    }
+    URI uri = URI.create(warehouse.replace('\\', '/'));
+    if (uri.getScheme() != null && !uri.getScheme().equals("file")) {
+      throw new ConfigException(List.of("train.model_dir: got the relative path " + dir + " with the warehouse " + warehouse
+          + ", expected an absolute local or FUSE path (for example /dbfs/models/tiny) when the warehouse is remote"));
+    }
+    Path root = uri.getScheme() == null ? Path.of(warehouse) : Path.of(uri);
+    return root.resolve(path).toAbsolutePath().normalize();
+  }
+
+  private static byte[] tokenizerBytes(String spec) {
+    if (Tokenizers.DEFAULT_SPEC.equals(spec)) {
+      return Tokenizers.defaultTokenizerJson();
+    }
+    Path path = Path.of(spec);
+    return readFile(Files.isDirectory(path) ? path.resolve("tokenizer.json") : path, "train.tokenizer");
+  }
+
+  private static byte[] readFile(Path file, String option) {
+    if (!Files.isRegularFile(file)) {
+      throw new ConfigException(List.of(option + ": no file at " + file + ", expected a HuggingFace tokenizer.json"));
+    }
+    try {
+      return Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+}

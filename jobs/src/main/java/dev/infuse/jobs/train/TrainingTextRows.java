@@ -1,0 +1,71 @@
+package dev.infuse.jobs.train;
+
+import dev.infuse.udfs.text.TextTokenizer;
+import dev.infuse.udfs.text.Tokenizers;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Tokenizes training texts on the executors, so the driver only packs ids. A text is a {@code prompt}
+ * (context, never a target when the loss is on answers only) and a {@code completion}; documents have
+ * no prompt. The tokenizer is built once per executor JVM from the broadcast tokenizer.json bytes. A
+ * text that yields no token is a failure row for quarantine, never silently dropped.
+ */
+final class TrainingTextRows implements FlatMapFunction<Iterator<Row>, Row> {
+  private static final long serialVersionUID = 1L;
+
+  static final StructType SCHEMA = new StructType()
+      .add("source", DataTypes.StringType, false)
+      .add("row_id", DataTypes.StringType, false)
+      .add("ids", DataTypes.createArrayType(DataTypes.IntegerType, false), true)
+      .add("loss_mask", DataTypes.createArrayType(DataTypes.IntegerType, false), true)
+      .add("reason", DataTypes.StringType, true);
+
+  private final Broadcast<byte[]> tokenizerJson;
+  private final boolean answerOnly;
+
+  TrainingTextRows(Broadcast<byte[]> tokenizerJson, boolean answerOnly) {
+    this.tokenizerJson = tokenizerJson;
+    this.answerOnly = answerOnly;
+  }
+
+  /** Input rows are {@code (source, row_id, prompt, completion)}; prompt may be null. */
+  @Override
+  public Iterator<Row> call(Iterator<Row> texts) {
+    TextTokenizer tokenizer = Tokenizers.fromBytes(tokenizerJson.value());
+    List<Row> rows = new ArrayList<>();
+    while (texts.hasNext()) {
+      Row text = texts.next();
+      String source = text.getString(0);
+      String rowId = text.getString(1);
+      try {
+        int[] prompt = text.isNullAt(2) ? new int[0] : tokenizer.ids(text.getString(2));
+        int[] completion = tokenizer.ids(text.getString(3));
+        if (completion.length == 0) {
+          rows.add(RowFactory.create(source, rowId, null, null, "no tokens in the training text"));
+          continue;
+        }
+        int[] ids = Arrays.copyOf(prompt, prompt.length + completion.length);
+        System.arraycopy(completion, 0, ids, prompt.length, completion.length);
+        int[] mask = null;
+        if (answerOnly && prompt.length > 0) {
+          mask = new int[ids.length];
+          Arrays.fill(mask, prompt.length, ids.length, 1);
+        }
+        // int[] goes into an array<int> column as is (Spark's encoder takes primitive arrays, not java.util.List).
+        rows.add(RowFactory.create(source, rowId, ids, mask, null));
+      } catch (RuntimeException e) {
+        rows.add(RowFactory.create(source, rowId, null, null, "tokenization failed: " + e));
+      }
+    }
+    return rows.iterator();
+  }
+}
