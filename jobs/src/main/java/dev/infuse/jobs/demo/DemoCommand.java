@@ -14,6 +14,7 @@ import dev.infuse.jobs.generate.GenDocsJob;
 import dev.infuse.jobs.generate.GenQaJob;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.spark.SparkSessions;
+import dev.infuse.jobs.train.TrainJob;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,12 +27,14 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code demo}: the main pipeline on the embedded defaults, with no model server and nothing to
- * download: ingest the QuALITY sample shipped in {@code samples/}, then chunk it. Each step is a normal
- * recorded run, in one Spark session. Later recipes extend this same command.
+ * download: ingest the QuALITY sample shipped in {@code samples/}, chunk it, generate synthetic data,
+ * train a tiny model on it and query that model. Each job is a normal recorded run, in one Spark
+ * session. Later recipes extend this same command.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Run the main pipeline on the embedded defaults: ingest the QuALITY sample, chunk it, and generate",
-        "synthetic QA and documents (rephrase, entity, focal) with the model-free extractive backend.",
+    description = {"Run the main pipeline on the embedded defaults: ingest the QuALITY sample, chunk it, generate",
+        "synthetic QA and documents (rephrase, entity, focal) with the model-free extractive backend, train a",
+        "tiny causal LM on all of it, and ask that model questions through the djl backend.",
         "Writes to ./warehouse unless --warehouse is given, and prints how to look at the result."})
 public final class DemoCommand implements Callable<Integer> {
   @Spec
@@ -64,26 +67,35 @@ public final class DemoCommand implements Callable<Integer> {
     }
     SparkSessions.Session session = SparkSessions.getOrCreate("infuse demo", config.spark().master(), config.spark().conf());
     try {
-      out.println("== 1/4 ingest: QuALITY sample -> documents, questions");
+      out.println("== 1/6 ingest: QuALITY sample -> documents, questions");
       int code = step(IngestCommand::ingest, new JobRun("ingest", session.spark(), config, out, err));
       if (code != 0) {
         return code;
       }
-      out.println("== 2/4 chunk: documents -> chunks");
+      out.println("== 2/6 chunk: documents -> chunks");
       code = step(run -> new ChunkJob(run).run(), new JobRun("chunk", session.spark(), config, out, err));
       if (code != 0) {
         return code;
       }
-      out.println("== 3/4 gen-qa: chunks -> synthetic_qa (llm.backend " + config.llm().backend() + ")");
+      out.println("== 3/6 gen-qa: chunks -> synthetic_qa (llm.backend " + config.llm().backend() + ")");
       code = step(run -> new GenQaJob(run).run(), new JobRun(GenQaJob.NAME, session.spark(), config, out, err));
       if (code != 0) {
         return code;
       }
-      out.println("== 4/4 gen-docs: documents -> synthetic_docs (rephrase, entity, focal)");
+      out.println("== 4/6 gen-docs: documents -> synthetic_docs (rephrase, entity, focal)");
       code = step(run -> new GenDocsJob(run).run(), new JobRun(GenDocsJob.NAME, session.spark(), config, out, err));
       if (code != 0) {
         return code;
       }
+      out.println("== 5/6 train: documents + synthetic_docs + synthetic_qa -> a tiny causal LM (DJL, PyTorch engine)");
+      code = step(run -> new TrainJob(run).run(), new JobRun(TrainJob.NAME, session.spark(), config, out, err));
+      if (code != 0) {
+        return code;
+      }
+      Path modelDir = TrainJob.modelDir(config.warehouse(), config.train().modelDir());
+      out.println("== 6/6 ask the trained model through the djl backend (tiny and briefly trained: this proves the"
+          + " path, not the quality)");
+      TrainedModelProbe.run(new Warehouse(session.spark(), config.warehouse()), config, modelDir, out);
       printWhereToLook(new Warehouse(session.spark(), config.warehouse()), config, started, out);
       return 0;
     } finally {
@@ -125,6 +137,7 @@ public final class DemoCommand implements Callable<Integer> {
         + " \"SELECT kind, variant, count(*) AS docs, sum(n_tokens) AS tokens FROM synthetic_docs GROUP BY kind, variant\"");
     out.println("  bin/infuse sql --warehouse " + w
         + " \"SELECT run_id, job, status, input_count, output_count, quarantined_count FROM runs ORDER BY started_at\"");
+    out.println("  bin/infuse sql --warehouse " + w + " \"SELECT step, loss, lr, tokens_per_second FROM train_metrics ORDER BY step\"");
     out.flush();
   }
 }

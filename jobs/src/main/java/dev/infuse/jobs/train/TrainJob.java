@@ -324,7 +324,7 @@ public final class TrainJob {
    * A model directory is a local path (on Databricks, a FUSE path such as /dbfs/… or /Volumes/…): DJL and
    * the checkpoint writer need a POSIX file system. A relative one lives under a local warehouse.
    */
-  static Path modelDir(String warehouse, String dir) {
+  public static Path modelDir(String warehouse, String dir) {
     Path path = Path.of(dir);
     if (path.isAbsolute()) {
       return path;
