@@ -29,9 +29,8 @@ public record EmbedderSpec(String model, String device, int batchSize, int threa
     if (model == null || model.isBlank()) {
       problems.add("model: got nothing, expected 'default' or a local model directory");
     }
-    String deviceProblem = Devices.problem(device);
-    if (deviceProblem != null) {
-      problems.add(deviceProblem);
+    if (Devices.problem(device) != null) {
+      problems.add("device: got " + device + ", expected " + Devices.FORMS + " (N >= 0)");
     }
     if (batchSize < 1 || batchSize > 4096) {
       problems.add("batch_size: got " + batchSize + ", expected 1..4096");

@@ -72,7 +72,7 @@ class DjlSentenceEmbedderTest {
   void specProblemsNameTheOptionAndTheExpectedValue() {
     assertThat(new EmbedderSpec(" ", "tpu", 0, 0).problems()).containsExactly(
         "model: got nothing, expected 'default' or a local model directory",
-        "device tpu: expected auto, cpu, gpu or gpu:N",
+        "device: got tpu, expected auto, cpu, gpu or gpu:N (N >= 0)",
         "batch_size: got 0, expected 1..4096",
         "threads: got 0, expected an integer >= 1");
     assertThat(EmbedderSpec.defaults().problems()).isEmpty();
