@@ -58,6 +58,11 @@ public final class EmbedJob {
         ? chunks.join(warehouse.read(TABLE).filter(col("model").equalTo(modelId)).select("chunk_id", "text_sha256"),
             scalaSeq(List.of("chunk_id", "text_sha256")), "left_anti")
         : chunks;
+    // A small Delta table reads as one partition; the model is the cost, so use every core.
+    int parallelism = spark.sparkContext().defaultParallelism();
+    if (todo.rdd().getNumPartitions() < parallelism) {
+      todo = todo.repartition(parallelism);
+    }
     Dataset<Row> rows = transform(spark, todo, spec, modelId).persist(StorageLevel.MEMORY_AND_DISK());
     try {
       Dataset<Row> embeddings = rows.filter(col("kind").equalTo(EmbedRows.EMBEDDING))
@@ -104,16 +109,11 @@ public final class EmbedJob {
 
   /**
    * The pure part: chunks {@code (chunk_id, doc_id, text, text_sha256)} to embedding and failure rows
-   * ({@link EmbedRows#SCHEMA}). Spread over at least the default parallelism, since a small Delta table
-   * reads as one partition and the model is the cost.
+   * ({@link EmbedRows#SCHEMA}), one task per partition of {@code chunks}.
    */
   public static Dataset<Row> transform(SparkSession spark, Dataset<Row> chunks, EmbedderSpec spec, String modelId) {
-    int parallelism = spark.sparkContext().defaultParallelism();
-    Dataset<Row> input = chunks.select("chunk_id", "doc_id", "text", "text_sha256");
-    if (input.rdd().getNumPartitions() < parallelism) {
-      input = input.repartition(parallelism);
-    }
-    JavaRDD<Row> rows = input.javaRDD().mapPartitions(new EmbedRows(spec, modelId));
+    JavaRDD<Row> rows = chunks.select("chunk_id", "doc_id", "text", "text_sha256").javaRDD()
+        .mapPartitions(new EmbedRows(spec, modelId));
     return spark.createDataFrame(rows, EmbedRows.SCHEMA);
   }
 
