@@ -72,15 +72,21 @@ public final class EmbedJob {
               col("text").as("payload"), lit(null).cast("binary").as("payload_bytes"), col("reason"));
 
       long input = chunks.count();
-      long embedded = embeddings.count();
-      long failed = failures.count();
+      // One pass over the persisted rows for both counts.
+      Map<String, Long> byKind = new java.util.HashMap<>();
+      for (Row kind : rows.groupBy("kind").count().collectAsList()) {
+        byKind.put(kind.getString(0), kind.getLong(1));
+      }
+      long embedded = byKind.getOrDefault(EmbedRows.EMBEDDING, 0L);
+      long failed = byKind.getOrDefault(EmbedRows.FAILURE, 0L);
       long upToDate = input - embedded - failed;
       // Fresh vectors only (new chunks or changed text), so the merge skips comparing every stored vector.
       WriteResult write = warehouse.upsertFresh(contract, embeddings);
       Dataset<Row> gone = warehouse.read(TABLE).filter(col("model").equalTo(modelId)).select("chunk_id", "model")
           .join(chunks.select("chunk_id"), scalaSeq(List.of("chunk_id")), "left_anti");
       WriteResult delete = warehouse.deleteKeys(contract, gone.select(KEY.stream().map(c -> col(c)).toArray(Column[]::new)));
-      WriteResult quarantineWrite = Quarantine.write(warehouse, Quarantine.rows(failures, NAME, run.runId(), run.startedAt()));
+      WriteResult quarantineWrite = failed == 0 ? WriteResult.unchanged(Quarantine.contract().table())
+          : Quarantine.write(warehouse, Quarantine.rows(failures, NAME, run.runId(), run.startedAt()));
 
       Map<String, Long> details = new LinkedHashMap<>();
       details.put("chunks", input);

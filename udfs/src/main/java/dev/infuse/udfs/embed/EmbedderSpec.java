@@ -1,9 +1,13 @@
 package dev.infuse.udfs.embed;
 
+import ai.djl.Device;
+import ai.djl.engine.Engine;
+import ai.djl.engine.StandardCapabilities;
 import dev.infuse.udfs.model.Devices;
 import dev.infuse.udfs.model.ModelSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What a Spark closure carries instead of an embedder. Executors turn it into one shared
@@ -53,6 +57,23 @@ public record EmbedderSpec(String model, String device, int batchSize, int threa
       throw new IllegalArgumentException("embedder spec: " + String.join("; ", problems));
     }
     EmbeddingModelFiles files = EmbeddingModelFiles.resolve(model);
-    return DjlSentenceEmbedder.load(files, Devices.resolve(device, files.engine()), batchSize, threads);
+    return DjlSentenceEmbedder.load(files, resolveDevice(files.engine()), batchSize, threads);
+  }
+
+  /**
+   * {@link Devices#resolve}, then a check that the engine's native library can use the GPU it found: a
+   * GPU executor may run the CPU build of ONNX Runtime (the one Infuse ships), and there {@code auto}
+   * must mean the CPU rather than a failed load.
+   */
+  private Device resolveDevice(String engine) {
+    Device resolved = Devices.resolve(device, engine);
+    if (!resolved.isGpu() || Engine.getEngine(engine).hasCapability(StandardCapabilities.CUDA)) {
+      return resolved;
+    }
+    if ("auto".equals(device.trim().toLowerCase(Locale.ROOT))) {
+      return Device.cpu();
+    }
+    throw new IllegalArgumentException("device " + device + ": this machine has a GPU but its " + engine
+        + " library is a CPU build; use auto or cpu, or deploy a CUDA build (docs/DJL.md)");
   }
 }
