@@ -15,6 +15,8 @@ import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.io.WriteResult;
 import dev.infuse.udfs.embed.EmbedderSpec;
 import dev.infuse.udfs.embed.EmbeddingModelFiles;
+import dev.infuse.udfs.embed.TextEmbedder;
+import dev.infuse.udfs.model.ModelSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -118,8 +120,14 @@ public final class EmbedJob {
    * ({@link EmbedRows#SCHEMA}), one task per partition of {@code chunks}.
    */
   public static Dataset<Row> transform(SparkSession spark, Dataset<Row> chunks, EmbedderSpec spec, String modelId) {
+    return transform(spark, chunks, spec, modelId, spec.batchSize());
+  }
+
+  /** {@link #transform(SparkSession, Dataset, EmbedderSpec, String)} with any embedder: tests pass a fake. */
+  static Dataset<Row> transform(SparkSession spark, Dataset<Row> chunks, ModelSpec<TextEmbedder> spec, String modelId,
+      int batchSize) {
     JavaRDD<Row> rows = chunks.select("chunk_id", "doc_id", "text", "text_sha256").javaRDD()
-        .mapPartitions(new EmbedRows(spec, modelId));
+        .mapPartitions(new EmbedRows(spec, modelId, batchSize));
     return spark.createDataFrame(rows, EmbedRows.SCHEMA);
   }
 

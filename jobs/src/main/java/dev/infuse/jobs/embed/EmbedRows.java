@@ -1,8 +1,8 @@
 package dev.infuse.jobs.embed;
 
-import dev.infuse.udfs.embed.EmbedderSpec;
 import dev.infuse.udfs.embed.TextEmbedder;
 import dev.infuse.udfs.model.ExecutorModels;
+import dev.infuse.udfs.model.ModelSpec;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -39,13 +39,18 @@ final class EmbedRows implements FlatMapFunction<Iterator<Row>, Row> {
       .add("text", DataTypes.StringType, true)
       .add("reason", DataTypes.StringType, true);
 
-  private final EmbedderSpec spec;
+  private final ModelSpec<TextEmbedder> spec;
   private final String modelId;
+  private final int window;
 
-  /** @param modelId the id the driver resolved; an executor whose model differs fails instead of mixing models */
-  EmbedRows(EmbedderSpec spec, String modelId) {
+  /**
+   * @param modelId the id the driver resolved; an executor whose model differs fails instead of mixing models
+   * @param batchSize the embedder's batch size, which sets the window
+   */
+  EmbedRows(ModelSpec<TextEmbedder> spec, String modelId, int batchSize) {
     this.spec = spec;
     this.modelId = modelId;
+    this.window = batchSize * BATCHES_PER_WINDOW;
   }
 
   /** Input rows are {@code (chunk_id, doc_id, text, text_sha256)}. */
@@ -56,10 +61,9 @@ final class EmbedRows implements FlatMapFunction<Iterator<Row>, Row> {
     }
     TextEmbedder embedder = ExecutorModels.get(spec);
     if (!embedder.modelId().equals(modelId)) {
-      throw new IllegalStateException("embed.model " + spec.model() + ": this executor's model is " + embedder.modelId()
+      throw new IllegalStateException(spec.cacheKey() + ": this executor's model is " + embedder.modelId()
           + " but the driver's is " + modelId + "; every executor must see the same model files");
     }
-    int window = spec.batchSize() * BATCHES_PER_WINDOW;
     return new Iterator<>() {
       private final ArrayDeque<Row> ready = new ArrayDeque<>();
 

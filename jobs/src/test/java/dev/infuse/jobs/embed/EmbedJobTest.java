@@ -97,6 +97,62 @@ class EmbedJobTest {
   }
 
   @Test
+  void aChunkTheModelRejectsBecomesAFailureRowWithItsReasonAndTheRestAreEmbedded() {
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      rows.add(RowFactory.create("c" + i, "d", i == 17 ? "POISON" : "fine text " + i, "0".repeat(64)));
+    }
+    StructType schema = new StructType().add("chunk_id", DataTypes.StringType).add("doc_id", DataTypes.StringType)
+        .add("text", DataTypes.StringType).add("text_sha256", DataTypes.StringType);
+    Dataset<Row> chunks = spark.createDataFrame(new JavaSparkContext(spark.sparkContext()).parallelize(rows, 2), schema);
+
+    List<Row> out = EmbedJob.transform(spark, chunks, new PoisonSpec(), "fake@1", 4).collectAsList();
+    assertThat(out).hasSize(40);
+    List<Row> failures = out.stream().filter(r -> r.getString(0).equals("failure")).toList();
+    assertThat(failures).singleElement().satisfies(r -> {
+      assertThat(r.getString(1)).isEqualTo("c17");
+      assertThat(r.getString(7)).isEqualTo("POISON");
+      assertThat(r.getString(8)).isEqualTo("embedding failed: java.lang.IllegalArgumentException: poisoned text");
+    });
+    assertThat(out.stream().filter(r -> r.getString(0).equals("embedding")).map(r -> r.getString(2)).distinct().toList())
+        .containsExactly("fake@1");
+  }
+
+  /** An embedder that fails any window holding a poisoned text, as a broken input would. */
+  private record PoisonSpec() implements dev.infuse.udfs.model.ModelSpec<dev.infuse.udfs.embed.TextEmbedder> {
+    @Override
+    public String cacheKey() {
+      return "test-poison-embedder";
+    }
+
+    @Override
+    public dev.infuse.udfs.embed.TextEmbedder load() {
+      return new dev.infuse.udfs.embed.TextEmbedder() {
+        @Override
+        public String modelId() {
+          return "fake@1";
+        }
+
+        @Override
+        public int dimension() {
+          return 2;
+        }
+
+        @Override
+        public float[][] embed(List<String> texts) {
+          if (texts.contains("POISON")) {
+            throw new IllegalArgumentException("poisoned text");
+          }
+          return texts.stream().map(t -> new float[] {0.6f, 0.8f}).toArray(float[][]::new);
+        }
+
+        @Override
+        public void close() {}
+      };
+    }
+  }
+
+  @Test
   void aBadModelPathOrBatchSizeIsAConfigErrorNamingTheOption() {
     String warehouse = SparkTestSession.tempDir("embed-bad").toString();
     CliResult missing = SparkTestSession.cli("embed", "--warehouse", warehouse, "--model", "/nope/model");
