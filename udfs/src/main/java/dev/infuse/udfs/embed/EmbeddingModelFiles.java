@@ -8,7 +8,6 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -75,32 +74,29 @@ public record EmbeddingModelFiles(String modelId, String engine, Path modelFile,
 
   /**
    * ONNX Runtime needs a file (a byte array would put 90 MB on every executor's heap), so the jar's model
-   * is copied once to a cache file named after its sha256: concurrent JVMs write their own temporary
-   * copy and the first atomic move wins; a later JVM finds the file and only re-hashes the resource.
+   * is copied once to a cache file named after its sha256. A JVM hashes the resource and finds the file;
+   * only the first writes it, to a temporary file of its own that an atomic move publishes, so
+   * concurrent executors on one host never see a half-written model.
    */
   private static Path extractDefaultModel() {
     Path dir = Path.of(System.getProperty(CACHE_DIR_PROPERTY,
         Path.of(System.getProperty("java.io.tmpdir"), "infuse-models").toString()));
     try {
+      String sha256 = sha256(openResource(DEFAULT_MODEL_RESOURCE));
+      Path target = dir.resolve(DEFAULT_ID + "-" + sha256 + ".onnx");
+      if (Files.isRegularFile(target) && sha256.equals(sha256(Files.newInputStream(target)))) {
+        return target;
+      }
       Files.createDirectories(dir);
       Path temp = Files.createTempFile(dir, DEFAULT_ID, ".part");
       try {
-        String sha256;
-        try (InputStream in = openResource(DEFAULT_MODEL_RESOURCE)) {
-          MessageDigest digest = MessageDigest.getInstance("SHA-256");
-          try (DigestInputStream hashing = new DigestInputStream(in, digest);
-              OutputStream out = Files.newOutputStream(temp)) {
-            hashing.transferTo(out);
-          }
-          sha256 = HexFormat.of().formatHex(digest.digest());
+        try (InputStream in = openResource(DEFAULT_MODEL_RESOURCE); OutputStream out = Files.newOutputStream(temp)) {
+          in.transferTo(out);
         }
-        Path target = dir.resolve(DEFAULT_ID + "-" + sha256 + ".onnx");
-        if (!Files.isRegularFile(target) || Files.size(target) != Files.size(temp)) {
-          try {
-            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-          } catch (AtomicMoveNotSupportedException e) {
-            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-          }
+        try {
+          Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+          Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
         }
         return target;
       } finally {
@@ -109,8 +105,6 @@ public record EmbeddingModelFiles(String modelId, String engine, Path modelFile,
     } catch (IOException e) {
       throw new UncheckedIOException("embed model: cannot extract " + DEFAULT_MODEL_RESOURCE + " to " + dir
           + " (set -D" + CACHE_DIR_PROPERTY + " to a writable directory)", e);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
     }
   }
 
