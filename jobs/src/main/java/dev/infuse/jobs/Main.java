@@ -1,6 +1,7 @@
 package dev.infuse.jobs;
 
 import dev.infuse.jobs.cli.ChunkCommand;
+import dev.infuse.jobs.cli.EmbedCommand;
 import dev.infuse.jobs.cli.GenDocsCommand;
 import dev.infuse.jobs.cli.GenQaCommand;
 import dev.infuse.jobs.cli.IngestCommand;
@@ -21,7 +22,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "infuse", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = {"Apache Spark batch jobs for LLM post-training data and evaluation.",
         "Every job takes --config FILE, --set key=value, --warehouse DIR|URI and --help."},
-    subcommands = {IngestCommand.class, ChunkCommand.class, GenQaCommand.class, GenDocsCommand.class, TrainCommand.class, SqlCommand.class, ValidateCommand.class,
+    subcommands = {IngestCommand.class, ChunkCommand.class, EmbedCommand.class, GenQaCommand.class, GenDocsCommand.class,
+        TrainCommand.class, SqlCommand.class, ValidateCommand.class,
         DemoCommand.class, CommandLine.HelpCommand.class},
     footer = {"", "Run 'infuse JOB --help' for a job's options. Docs: README.md, docs/ARCHITECTURE.md."})
 public final class Main implements java.util.concurrent.Callable<Integer> {

@@ -17,6 +17,7 @@ public record InfuseConfig(
     SparkConfig spark,
     IngestConfig ingest,
     ChunkConfig chunk,
+    EmbedConfig embed,
     LlmConfig llm,
     GenQaConfig genQa,
     GenDocsConfig genDocs,
@@ -53,6 +54,22 @@ public record InfuseConfig(
    * @param corpus chunk only this corpus; null for every document
    */
   public record ChunkConfig(int maxTokens, int overlapTokens, String tokenizer, String corpus) {}
+
+  /**
+   * The {@code embed} job's model; see {@code EmbedderSpec} in udfs.
+   *
+   * @param model {@code default} (all-MiniLM-L6-v2, shipped in the jar) or a local directory holding
+   *     model.onnx or model.pt beside tokenizer.json, present on every executor
+   * @param device auto, cpu, gpu or gpu:N
+   * @param batchSize texts per forward pass
+   * @param threads ONNX Runtime threads per forward pass
+   */
+  public record EmbedConfig(String model, String device, int batchSize, int threads) {
+    /** What executors load: the closure carries this, never a model. */
+    public dev.infuse.udfs.embed.EmbedderSpec spec() {
+      return new dev.infuse.udfs.embed.EmbedderSpec(model, device, batchSize, threads);
+    }
+  }
 
   /**
    * Where every LLM call goes, and what it may cost. See defaults.yaml for each key.
@@ -188,6 +205,7 @@ public record InfuseConfig(
     if (chunk.tokenizer() == null || chunk.tokenizer().isBlank()) {
       problems.add("chunk.tokenizer: got nothing, expected 'default' or the path of a tokenizer.json");
     }
+    embed.spec().problems().forEach(problem -> problems.add("embed." + problem));
     if (llm.maxConcurrency() < 1) {
       problems.add("llm.max_concurrency: got " + llm.maxConcurrency() + ", expected an integer >= 1");
     }

@@ -181,6 +181,29 @@ public final class Warehouse {
     return lastCommit(contract.table());
   }
 
+  /**
+   * Deletes the rows whose primary key is in {@code keys} (a dataset of the key columns): derived tables
+   * drop rows whose source is gone. Commits nothing when no key matches a row.
+   */
+  public WriteResult deleteKeys(Contract contract, Dataset<Row> keys) {
+    ensureTable(contract);
+    String table = contract.table();
+    List<String> keyColumns = contract.primaryKey();
+    Dataset<Row> present = keys.select(columns(keyColumns)).distinct()
+        .join(read(table).select(columns(keyColumns)), scalaSeq(keyColumns), "left_semi")
+        .persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      if (present.isEmpty()) {
+        return WriteResult.unchanged(table);
+      }
+      String on = keyColumns.stream().map(k -> "t.`" + k + "` = s.`" + k + "`").collect(Collectors.joining(" AND "));
+      DeltaTable.forPath(spark, path(table)).as("t").merge(present.as("s"), on).whenMatched().delete().execute();
+      return lastCommit(table);
+    } finally {
+      present.unpersist();
+    }
+  }
+
   private WriteResult merge(Contract contract, Dataset<Row> rows, String scopeColumn, boolean updateChanged,
       boolean skipUnchanged) {
     ensureTable(contract);

@@ -2,11 +2,12 @@ package dev.infuse.udfs.model;
 
 import ai.djl.Device;
 import ai.djl.engine.Engine;
+import ai.djl.engine.StandardCapabilities;
 import java.util.Locale;
 
 /**
  * Turns the {@code device} option into a DJL {@link Device}. {@code auto} picks the first GPU the
- * engine sees on this JVM (so the same job runs on GPU executors and on a CPU laptop), {@code cpu}
+ * engine sees on this JVM and can use (so the same job runs on GPU executors and on a CPU laptop), {@code cpu}
  * forces the CPU, {@code gpu} or {@code gpu:N} demands a GPU and fails clearly where there is none.
  */
 public final class Devices {
@@ -21,9 +22,13 @@ public final class Devices {
     if (value.equals("cpu")) {
       return Device.cpu();
     }
-    int gpus = Engine.getEngine(engineName).getGpuCount();
+    Engine engine = Engine.getEngine(engineName);
+    int gpus = engine.getGpuCount();
+    // A GPU executor may still run a CPU build of the engine's native library (the one Infuse ships):
+    // there auto means the CPU rather than a failed load.
+    boolean cudaBuild = engine.hasCapability(StandardCapabilities.CUDA);
     if (value.equals("auto")) {
-      return gpus > 0 ? Device.gpu(0) : Device.cpu();
+      return gpus > 0 && cudaBuild ? Device.gpu(0) : Device.cpu();
     }
     if (value.equals("gpu") || value.startsWith("gpu:")) {
       int index = value.equals("gpu") ? 0 : parseIndex(option, value.substring(4));
@@ -31,6 +36,10 @@ public final class Devices {
         throw new IllegalArgumentException(
             "device " + option + ": this machine's " + engineName + " engine sees " + gpus + " GPU(s);"
                 + " use auto or cpu, or deploy a CUDA build of the native library (docs/DJL.md)");
+      }
+      if (!cudaBuild) {
+        throw new IllegalArgumentException("device " + option + ": this machine has a GPU but its " + engineName
+            + " library is a CPU build; use auto or cpu, or deploy a CUDA build (docs/DJL.md)");
       }
       return Device.gpu(index);
     }

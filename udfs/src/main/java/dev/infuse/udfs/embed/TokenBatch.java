@@ -1,0 +1,29 @@
+package dev.infuse.udfs.embed;
+
+import java.util.List;
+
+/**
+ * A padded batch, row-major {@code [rows, length]}, ready to become int64 tensors. Padding has id 0,
+ * type 0 and mask 0, so it is neither attended to nor pooled.
+ */
+public record TokenBatch(int rows, int length, long[] inputIds, long[] attentionMask, long[] tokenTypeIds) {
+
+  /** Pads {@code texts} to the longest of them. */
+  public static TokenBatch pad(List<TokenIds> texts) {
+    int rows = texts.size();
+    int length = 0;
+    for (TokenIds text : texts) {
+      length = Math.max(length, text.length());
+    }
+    long[] ids = new long[rows * length];
+    long[] mask = new long[rows * length];
+    long[] types = new long[rows * length];
+    for (int r = 0; r < rows; r++) {
+      TokenIds text = texts.get(r);
+      System.arraycopy(text.ids(), 0, ids, r * length, text.length());
+      System.arraycopy(text.typeIds(), 0, types, r * length, text.length());
+      java.util.Arrays.fill(mask, r * length, r * length + text.length(), 1L);
+    }
+    return new TokenBatch(rows, length, ids, mask, types);
+  }
+}
