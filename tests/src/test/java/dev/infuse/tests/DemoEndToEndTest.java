@@ -8,26 +8,33 @@ import dev.infuse.jobs.io.Warehouse;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 
-/** {@code infuse demo} end to end on the sample shipped in the repository, then again: nothing changes. */
+/**
+ * {@code infuse demo} end to end on the sample shipped in the repository, then again: nothing changes.
+ * The rerun goes to the shared demo warehouse, which is fine because it must leave every table as it was.
+ */
 class DemoEndToEndTest {
   private final SparkSession spark = SparkTestSession.get();
 
   @Test
   void demoBuildsTheWarehouseAndARerunCommitsNothing() {
-    String warehouse = SparkTestSession.tempDir("demo").toString();
-    CliResult result = SparkTestSession.cli("demo", "--warehouse", warehouse);
-    assertThat(result.code()).as(result.toString()).isZero();
-    assertThat(result.out()).contains("== 1/4 ingest", "== 2/4 chunk", "== 3/4 gen-qa", "== 4/4 gen-docs", "Look at it:",
-        "bin/infuse sql --warehouse");
+    // The shared demo warehouse: one demo run per test JVM, since the demo trains a model.
+    String warehouse = DemoWarehouse.get();
+    CliResult result = DemoWarehouse.firstRun();
+    assertThat(result.out()).contains("== 1/7 ingest", "== 2/7 chunk", "== 3/7 embed", "== 4/7 gen-qa", "== 5/7 gen-docs",
+        "== 6/7 train", "== 7/7 ask the trained model", "model (djl, greedy):", "by log-likelihood: acc picks",
+        "dense retrieval for it", "Look at it:", "bin/infuse sql --warehouse");
 
     Warehouse w = new Warehouse(spark, warehouse);
-    assertThat(w.tables()).containsExactly("chunks", "documents", "llm_calls", "quarantine", "questions", "runs",
-        "synthetic_docs", "synthetic_qa");
+    assertThat(w.tables()).containsExactly("chunk_embeddings", "chunks", "documents", "llm_calls", "quarantine", "questions",
+        "runs", "synthetic_docs", "synthetic_qa", "train_metrics");
     assertThat(w.read("documents").count()).isEqualTo(5);
     assertThat(w.read("questions").count()).isEqualTo(62);
     assertThat(w.read("chunks").filter("n_tokens > 1024 OR n_tokens < 1").count()).isZero();
     assertThat(w.read("chunks").select("doc_id").distinct().count()).isEqualTo(5);
-    assertThat(w.read("runs").filter("status = 'succeeded'").count()).isEqualTo(4);
+    assertThat(w.read("runs").filter("status = 'succeeded'").count()).isEqualTo(6);
+    assertThat(w.read("chunk_embeddings").count()).isEqualTo(w.read("chunks").count());
+    assertThat(w.read("train_metrics").count()).isEqualTo(300);
+    assertThat(java.nio.file.Path.of(warehouse, "models", "tiny", "model.safetensors")).isRegularFile();
     assertThat(w.read("synthetic_qa").count()).isPositive();
     assertThat(w.read("synthetic_docs").select("kind").distinct().count()).isEqualTo(3);
     assertThat(w.read("synthetic_docs").filter("kind = 'rephrase'").select("variant").distinct().count()).isEqualTo(4);
@@ -39,6 +46,8 @@ class DemoEndToEndTest {
     long calls = w.version("llm_calls");
     long qa = w.version("synthetic_qa");
     long docs = w.version("synthetic_docs");
+    long embeddings = w.version("chunk_embeddings");
+    long metrics = w.version("train_metrics");
     CliResult again = SparkTestSession.cli("demo", "--warehouse", warehouse);
     assertThat(again.code()).as(again.toString()).isZero();
     assertThat(w.version("documents")).isEqualTo(documents);
@@ -47,7 +56,10 @@ class DemoEndToEndTest {
     assertThat(w.version("llm_calls")).as("a rerun makes no call").isEqualTo(calls);
     assertThat(w.version("synthetic_qa")).isEqualTo(qa);
     assertThat(w.version("synthetic_docs")).isEqualTo(docs);
+    assertThat(w.version("chunk_embeddings")).as("a rerun embeds nothing").isEqualTo(embeddings);
+    assertThat(w.version("train_metrics")).as("a rerun resumes at the final step and trains nothing").isEqualTo(metrics);
+    assertThat(again.out()).contains("resumed from step 300, finished at step 300");
     assertThat(again.out()).contains("0 called");
-    assertThat(w.read("runs").count()).isEqualTo(8);
+    assertThat(w.read("runs").count()).isEqualTo(12);
   }
 }

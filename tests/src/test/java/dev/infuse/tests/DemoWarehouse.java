@@ -6,6 +6,7 @@ import dev.infuse.jobs.SparkTestSession.CliResult;
 /** One demo warehouse per test JVM, for tests that only read it (notebooks, the launcher). */
 final class DemoWarehouse {
   private static String path;
+  private static CliResult firstRun;
 
   private DemoWarehouse() {}
 
@@ -17,7 +18,14 @@ final class DemoWarehouse {
         throw new IllegalStateException("demo failed: " + result);
       }
       path = warehouse;
+      firstRun = result;
     }
     return path;
+  }
+
+  /** What the demo printed when it built the warehouse. */
+  static synchronized CliResult firstRun() {
+    get();
+    return firstRun;
   }
 }

@@ -10,6 +10,7 @@ import dev.infuse.jobs.cli.JobCommand;
 import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.config.ConfigLoader;
 import dev.infuse.jobs.config.InfuseConfig;
+import dev.infuse.jobs.embed.EmbedJob;
 import dev.infuse.jobs.generate.GenDocsJob;
 import dev.infuse.jobs.generate.GenQaJob;
 import dev.infuse.jobs.io.Warehouse;
@@ -67,33 +68,38 @@ public final class DemoCommand implements Callable<Integer> {
     }
     SparkSessions.Session session = SparkSessions.getOrCreate("infuse demo", config.spark().master(), config.spark().conf());
     try {
-      out.println("== 1/6 ingest: QuALITY sample -> documents, questions");
+      out.println("== 1/7 ingest: QuALITY sample -> documents, questions");
       int code = step(IngestCommand::ingest, new JobRun("ingest", session.spark(), config, out, err));
       if (code != 0) {
         return code;
       }
-      out.println("== 2/6 chunk: documents -> chunks");
+      out.println("== 2/7 chunk: documents -> chunks");
       code = step(run -> new ChunkJob(run).run(), new JobRun("chunk", session.spark(), config, out, err));
       if (code != 0) {
         return code;
       }
-      out.println("== 3/6 gen-qa: chunks -> synthetic_qa (llm.backend " + config.llm().backend() + ")");
+      out.println("== 3/7 embed: chunks -> chunk_embeddings (all-MiniLM-L6-v2, ONNX Runtime through DJL)");
+      code = step(run -> new EmbedJob(run).run(), new JobRun(EmbedJob.NAME, session.spark(), config, out, err));
+      if (code != 0) {
+        return code;
+      }
+      out.println("== 4/7 gen-qa: chunks -> synthetic_qa (llm.backend " + config.llm().backend() + ")");
       code = step(run -> new GenQaJob(run).run(), new JobRun(GenQaJob.NAME, session.spark(), config, out, err));
       if (code != 0) {
         return code;
       }
-      out.println("== 4/6 gen-docs: documents -> synthetic_docs (rephrase, entity, focal)");
+      out.println("== 5/7 gen-docs: documents -> synthetic_docs (rephrase, entity, focal)");
       code = step(run -> new GenDocsJob(run).run(), new JobRun(GenDocsJob.NAME, session.spark(), config, out, err));
       if (code != 0) {
         return code;
       }
-      out.println("== 5/6 train: documents + synthetic_docs + synthetic_qa -> a tiny causal LM (DJL, PyTorch engine)");
+      out.println("== 6/7 train: documents + synthetic_docs + synthetic_qa -> a tiny causal LM (DJL, PyTorch engine)");
       code = step(run -> new TrainJob(run).run(), new JobRun(TrainJob.NAME, session.spark(), config, out, err));
       if (code != 0) {
         return code;
       }
       Path modelDir = TrainJob.modelDir(config.warehouse(), config.train().modelDir());
-      out.println("== 6/6 ask the trained model through the djl backend (tiny and briefly trained: this proves the"
+      out.println("== 7/7 ask the trained model through the djl backend (tiny and briefly trained: this proves the"
           + " path, not the quality)");
       TrainedModelProbe.run(new Warehouse(session.spark(), config.warehouse()), config, modelDir, out);
       printWhereToLook(new Warehouse(session.spark(), config.warehouse()), config, started, out);

@@ -16,14 +16,18 @@ import dev.infuse.udfs.lm.LogLikelihoodScorer;
 import dev.infuse.udfs.lm.MultipleChoiceScore;
 import dev.infuse.udfs.model.ExecutorModels;
 import java.io.PrintWriter;
+import dev.infuse.udfs.embed.TextEmbedder;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Map;
 import java.util.List;
 import java.util.Locale;
 import org.apache.spark.sql.Row;
 
 /**
  * The demo's last step: puts the model {@code train} just wrote behind the {@code djl} backend and asks
- * it two synthetic questions, then scores one QuALITY question by log-likelihood. A two-layer model
+ * it two synthetic questions, then scores one QuALITY question by log-likelihood and retrieves that
+ * question's nearest chunks with the embedder. A two-layer model
  * trained for a few hundred CPU steps answers badly; this proves the path, not the quality.
  */
 final class TrainedModelProbe {
@@ -51,7 +55,29 @@ final class TrainedModelProbe {
     out.printf(Locale.ROOT, "  %s by log-likelihood: acc picks %c, acc_norm picks %c, gold %c%n",
         question.<String>getAs("question_id"), (char) ('A' + score.acc()), (char) ('A' + score.accNorm()),
         (char) ('A' + gold));
+    denseRetrieval(warehouse, config, question, out);
     out.flush();
+  }
+
+  /** The question's nearest chunks of its own article by cosine over chunk_embeddings: dense retrieval. */
+  private static void denseRetrieval(Warehouse warehouse, InfuseConfig config, Row question, PrintWriter out) {
+    TextEmbedder embedder = ExecutorModels.get(config.embed().spec());
+    float[] query = embedder.embed(List.of(question.<String>getAs("question")))[0];
+    List<Row> chunks = warehouse.read("chunk_embeddings").filter(col("doc_id").equalTo(question.<String>getAs("doc_id"))
+        .and(col("model").equalTo(embedder.modelId()))).select("chunk_id", "vector").collectAsList();
+    List<Map.Entry<String, Double>> ranked = new ArrayList<>();
+    for (Row chunk : chunks) {
+      List<Float> vector = chunk.getList(1);
+      double dot = 0;
+      for (int i = 0; i < query.length; i++) {
+        dot += query[i] * vector.get(i);
+      }
+      ranked.add(Map.entry(chunk.getString(0), dot));
+    }
+    ranked.sort(Map.Entry.<String, Double>comparingByValue().reversed());
+    out.printf(Locale.ROOT, "  dense retrieval for it (%s, cosine) over its article's %d chunks: %s%n", embedder.modelId(),
+        ranked.size(), ranked.stream().limit(3).map(e -> String.format(Locale.ROOT, "%s %.3f", e.getKey(), e.getValue()))
+            .toList());
   }
 
   private static String clip(String text) {
