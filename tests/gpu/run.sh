@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The GPU device check: the train job and the djl backend on CUDA, through the same code as on CPU,
+# printing tokens/s on the GPU and the CPU for the same model. For a machine with an NVIDIA GPU.
+#
+# libtorch: DJL 0.36's JNI is built for libtorch 2.7.1, CPU or CUDA 12.8 (cu128). Give it one of:
+#   - PYTORCH_LIBRARY_PATH=<dir with libtorch.so> (for example a pip torch 2.7.1+cu128's torch/lib),
+#     found automatically from python3's torch when it is 2.7.1; or
+#   - INFUSE_TORCH_NATIVE_JAR=<pytorch-native-cu128-2.7.1-linux-x86_64.jar> from Maven Central.
+# Needs Maven and the project's dependencies in ~/.m2 (run `mvn -B install -DskipTests` once with network).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader || echo "gpu-check: nvidia-smi failed"
+
+if [[ -z "${PYTORCH_LIBRARY_PATH:-}" && -z "${INFUSE_TORCH_NATIVE_JAR:-}" ]]; then
+  TORCH_INFO="$(python3 -c 'import torch, os; print(torch.__version__, os.path.join(os.path.dirname(torch.__file__), "lib"))' 2>/dev/null || true)"
+  if [[ "$TORCH_INFO" == 2.7.1* ]]; then
+    export PYTORCH_LIBRARY_PATH="${TORCH_INFO#* }"
+    export PYTORCH_VERSION=2.7.1
+    export PYTORCH_FLAVOR="${PYTORCH_FLAVOR:-cu128}"
+    echo "gpu-check: using python torch $TORCH_INFO"
+  else
+    echo "gpu-check: no CUDA libtorch 2.7.1 found (python torch: ${TORCH_INFO:-none}); set PYTORCH_LIBRARY_PATH" \
+      "or INFUSE_TORCH_NATIVE_JAR. The check will skip itself if the engine sees no GPU." >&2
+  fi
+fi
+
+EXTRA_CP=()
+if [[ -n "${INFUSE_TORCH_NATIVE_JAR:-}" ]]; then
+  EXTRA_CP=("-Dmaven.test.additionalClasspath=${INFUSE_TORCH_NATIVE_JAR}")
+fi
+
+mvn -B -q -o install -DskipTests
+# Every core for libtorch, so the CPU side of the comparison is fair.
+mvn -B -o -pl tests verify -Dinfuse.excludedGroups= -Dgroups=gpu -Dtest=GpuTrainGenerateCheckTest \
+  -Dsurefire.failIfNoSpecifiedTests=false -Dinfuse.test.torch_threads="$(nproc)" "${EXTRA_CP[@]}" | tail -5
+cat tests/target/surefire-reports/dev.infuse.tests.GpuTrainGenerateCheckTest-output.txt 2>/dev/null \
+  || grep -h "skipped\|Assumption" tests/target/surefire-reports/*GpuTrainGenerateCheckTest*.xml
