@@ -89,3 +89,21 @@ SELECT backend, model, status, count(*) AS calls, sum(tokens_in) AS tokens_in, s
        round(avg(latency_ms)) AS avg_latency_ms, max(attempts) AS max_attempts
 FROM llm_calls
 GROUP BY backend, model, status;
+
+-- COMMAND ----------
+
+-- Embeddings per model: every chunk should have one, unit length.
+SELECT e.model, e.dimension, count(*) AS chunks_embedded,
+       (SELECT count(*) FROM chunks) AS chunks,
+       round(max(abs(aggregate(e.vector, 0D, (acc, x) -> acc + x * x) - 1)), 6) AS max_norm_error
+FROM chunk_embeddings e
+GROUP BY e.model, e.dimension;
+
+-- COMMAND ----------
+
+-- Training curves: loss and throughput every 25 steps per run (a resumed run continues the step count).
+SELECT run_id, device, step, round(loss, 4) AS loss, lr, round(grad_norm, 3) AS grad_norm,
+       round(tokens_per_second) AS tokens_per_second, round(wall_seconds, 1) AS wall_seconds
+FROM train_metrics
+WHERE step % 25 = 0 OR step = 1
+ORDER BY run_id, step;
