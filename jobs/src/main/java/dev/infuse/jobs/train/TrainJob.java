@@ -19,6 +19,7 @@ import dev.infuse.udfs.lm.CausalLm;
 import dev.infuse.udfs.lm.DecoderLm;
 import dev.infuse.udfs.lm.LmConfig;
 import dev.infuse.udfs.lm.ModelDirectory;
+import dev.infuse.udfs.lm.train.Checkpoints;
 import dev.infuse.udfs.lm.train.PackedSequence;
 import dev.infuse.udfs.lm.train.Trainer;
 import dev.infuse.udfs.lm.train.TrainingConfig;
@@ -262,24 +263,28 @@ public final class TrainJob {
     return java.util.HexFormat.of().formatHex(digest.digest());
   }
 
-  /** Marks the checkpoint directory as this training's, or refuses one that belongs to another. */
+  /**
+   * Marks the checkpoint directory as this training's, or refuses one whose checkpoints belong to
+   * another. A directory without a complete checkpoint (a run that died before its first) is taken over.
+   */
   private static void claim(Path checkpoints, String fingerprint) {
     try {
       Files.createDirectories(checkpoints);
       Path file = checkpoints.resolve(FINGERPRINT_FILE);
-      if (Files.exists(file)) {
-        String existing = Files.readString(file).trim();
-        if (!existing.equals(fingerprint)) {
-          throw new ConfigException(List.of("train.model_dir: " + checkpoints + " holds checkpoints of another"
-              + " training (model, optimiser settings, tokenizer or data differ: " + existing.substring(0, 12) + " vs "
-              + fingerprint.substring(0, 12) + "); expected a new model_dir, or delete that directory to start over"));
-        }
-      } else {
-        Files.writeString(file, fingerprint + "\n");
+      String existing = Files.exists(file) ? Files.readString(file).trim() : "unknown";
+      if (Checkpoints.latest(checkpoints).isPresent() && !existing.equals(fingerprint)) {
+        throw new ConfigException(List.of("train.model_dir: " + checkpoints + " holds checkpoints of another"
+            + " training (model, optimiser settings, tokenizer or data differ: " + abbreviate(existing) + " vs "
+            + abbreviate(fingerprint) + "); expected a new model_dir, or delete that directory to start over"));
       }
+      Files.writeString(file, fingerprint + "\n");
     } catch (IOException e) {
       throw new UncheckedIOException("cannot prepare " + checkpoints, e);
     }
+  }
+
+  private static String abbreviate(String fingerprint) {
+    return fingerprint.length() <= 12 ? fingerprint : fingerprint.substring(0, 12);
   }
 
   private void writeInfo(Path modelDir, String fingerprint, TrainingResult result, Map<String, Long> details) {

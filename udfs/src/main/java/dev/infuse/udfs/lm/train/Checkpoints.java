@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  * checkpoint can be loaded as a model), the optimizer moments, the trainer state, and a
  * {@code COMPLETE} marker. Each is written atomically; only the newest {@link #KEEP} are kept.
  */
-final class Checkpoints {
+public final class Checkpoints {
   static final String COMPLETE = "COMPLETE";
   static final String OPTIMIZER = "optimizer.safetensors";
   static final String STATE = "trainer_state.json";
@@ -51,7 +51,7 @@ final class Checkpoints {
   }
 
   /** The newest complete checkpoint under {@code root}, if any. */
-  static Optional<Path> latest(Path root) {
+  public static Optional<Path> latest(Path root) {
     List<Path> complete = complete(root);
     return complete.isEmpty() ? Optional.empty() : Optional.of(complete.get(complete.size() - 1));
   }
