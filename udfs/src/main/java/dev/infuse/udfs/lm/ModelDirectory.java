@@ -6,8 +6,6 @@ import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,8 +19,6 @@ public final class ModelDirectory {
   public static final String CONFIG = "config.json";
   public static final String WEIGHTS = "model.safetensors";
   public static final String TOKENIZER = "tokenizer.json";
-  /** Written by another module; loaded by reflection so this one does not depend on it. */
-  static final String TORCHSCRIPT_CLASS = "dev.infuse.udfs.lm.TorchScriptLm";
 
   private ModelDirectory() {}
 
@@ -63,7 +59,7 @@ public final class ModelDirectory {
   public static CausalLm load(Path dir, Device device) {
     LmConfig config = readConfig(dir);
     if (LmConfig.TORCHSCRIPT.equals(config.architecture())) {
-      return loadTorchScript(dir, device);
+      return TorchScriptLm.load(dir, device);
     }
     return loadDecoder(dir, device);
   }
@@ -98,26 +94,6 @@ public final class ModelDirectory {
       }
     }
     return tensors;
-  }
-
-  private static CausalLm loadTorchScript(Path dir, Device device) {
-    Method load;
-    try {
-      load = Class.forName(TORCHSCRIPT_CLASS).getMethod("load", Path.class, Device.class);
-    } catch (ClassNotFoundException | NoSuchMethodException e) {
-      throw new IllegalStateException(dir.resolve(CONFIG).toAbsolutePath() + ": architecture " + LmConfig.TORCHSCRIPT
-          + " needs " + TORCHSCRIPT_CLASS + ".load(Path, Device) on the classpath, and it is not there", e);
-    }
-    try {
-      return (CausalLm) load.invoke(null, dir, device);
-    } catch (InvocationTargetException e) {
-      if (e.getCause() instanceof RuntimeException runtime) {
-        throw runtime;
-      }
-      throw new IllegalStateException("cannot load the TorchScript model in " + dir.toAbsolutePath(), e.getCause());
-    } catch (IllegalAccessException e) {
-      throw new IllegalStateException(TORCHSCRIPT_CLASS + ".load must be public", e);
-    }
   }
 
   private static Path requireFile(Path file) {

@@ -2,7 +2,6 @@ package dev.infuse.udfs.lm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ai.djl.Device;
 import ai.djl.ndarray.NDArray;
@@ -75,13 +74,12 @@ class ModelDirectoryTest {
   }
 
   @Test
-  void torchScriptArchitectureWithoutItsLoaderSaysWhatIsMissing() throws IOException {
-    assumeTrue(!classPresent(ModelDirectory.TORCHSCRIPT_CLASS), "TorchScriptLm is present; its own tests cover it");
+  void torchScriptArchitectureGoesToTheTorchScriptLoader() throws IOException {
     Files.writeString(temp.resolve("config.json"), """
         {"architecture": "torchscript", "vocab_size": 10, "layers": 0, "d_model": 0, "heads": 0,
          "context_length": 8, "ffn_multiplier": 0, "eos_token_id": 1, "pad_token_id": 0}""");
     assertThatThrownBy(() -> ModelDirectory.load(temp, Device.cpu()))
-        .hasMessageContaining("needs dev.infuse.udfs.lm.TorchScriptLm.load(Path, Device)");
+        .hasMessageContaining("model.pt");
   }
 
   @Test
@@ -100,14 +98,5 @@ class ModelDirectoryTest {
       ExecutorModels.evict(spec.cacheKey());
     }
     assertThatThrownBy(() -> new LmModelSpec(dir.toString(), "tpu")).hasMessageContaining("expected auto, cpu");
-  }
-
-  private static boolean classPresent(String name) {
-    try {
-      Class.forName(name);
-      return true;
-    } catch (ClassNotFoundException e) {
-      return false;
-    }
   }
 }
