@@ -37,6 +37,8 @@ class TrainJobTest {
         SparkTestSession.repoRoot().resolve("samples/quality/quality_dev_sample.jsonl").toString(),
         "--warehouse", warehouse);
     assertThat(ingest.code()).as(ingest.toString()).isZero();
+    CliResult chunk = SparkTestSession.cli("chunk", "--warehouse", warehouse, "--max-tokens", "256");
+    assertThat(chunk.code()).as(chunk.toString()).isZero();
   }
 
   @Test
@@ -66,6 +68,13 @@ class TrainJobTest {
     CliResult other = train("models/a", 12);
     assertThat(other.code()).as(other.toString()).isEqualTo(2);
     assertThat(other.err()).contains("train.model_dir").contains("holds checkpoints of another training");
+
+    // The trained model serves a generation job through the djl backend, inside the Spark tasks.
+    CliResult qa = SparkTestSession.cli("gen-qa", "--warehouse", warehouse, "--set", "llm.backend=djl", "--set",
+        "llm.model=" + model, "--set", "llm.device=cpu", "--set", "llm.max_tokens=16", "--set", "gen_qa.max_units=2");
+    assertThat(qa.code()).as(qa.toString()).isZero();
+    List<Row> calls = w.read("llm_calls").filter("backend = 'djl'").collectAsList();
+    assertThat(calls).hasSize(2).allSatisfy(call -> assertThat(call.<String>getAs("status")).isEqualTo("succeeded"));
   }
 
   @Test
