@@ -9,6 +9,7 @@ import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.config.ConfigLoader;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
+import dev.infuse.jobs.shards.MixtureFiles;
 import dev.infuse.udfs.common.Registry;
 import dev.infuse.udfs.prompt.PromptTemplate;
 import java.io.IOException;
@@ -26,7 +27,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code validate}: loads every config under {@code conf/}, every prompt under {@code conf/prompts/}
+ * {@code validate}: loads every config under {@code conf/}, every prompt under {@code conf/prompts/},
+ * every mixture under {@code conf/mixtures/}
  * and every contract under {@code data-contracts/}, and reports every error it finds, not just the
  * first. Exits 1 when any file is invalid. Needs no Spark session.
  */
@@ -55,10 +57,12 @@ public final class ValidateCommand implements Callable<Integer> {
     List<String> errors = new ArrayList<>();
     int files = 0;
     Path prompts = conf.resolve("prompts");
+    Path mixtures = conf.resolve("mixtures");
     Registry<Path> promptIds = new Registry<>("prompt");
     for (Path file : list(conf, ".yaml", ".yml")) {
       files++;
-      List<String> problems = file.startsWith(prompts) ? checkPrompt(file, promptIds) : checkConfig(file);
+      List<String> problems = file.startsWith(prompts) ? checkPrompt(file, promptIds)
+          : file.startsWith(mixtures) ? MixtureFiles.problems(file) : checkConfig(file);
       report(out, file, problems, errors);
     }
     for (Path file : list(contracts, ".json")) {
