@@ -66,6 +66,19 @@ public final class TokenPacker {
     return sequences;
   }
 
+  /**
+   * No packing: each text (plus its end-of-text token) starts its own sequence, padded to the length
+   * with padding that is never a target. A text longer than a sequence continues in the next one, so
+   * nothing is cut off; every sequence holds one document segment and its padding.
+   */
+  public List<PackedSequence> padEach(List<TokenizedText> texts) {
+    List<PackedSequence> sequences = new ArrayList<>();
+    for (TokenizedText text : texts) {
+      sequences.addAll(pack(List.of(text)));
+    }
+    return sequences;
+  }
+
   private static PackedSequence sequence(int[] ids, int[] mask, List<Integer> segments) {
     return new PackedSequence(ids.clone(), segments.stream().mapToInt(Integer::intValue).toArray(), mask.clone());
   }

@@ -54,6 +54,17 @@ class TokenPackerTest {
   }
 
   @Test
+  void withoutPackingEachTextStartsItsOwnPaddedSequence() {
+    List<PackedSequence> each = new TokenPacker(4, EOS, PAD).padEach(List.of(text("a", 1), text("b", 2, 3, 4, 5)));
+    assertThat(each).hasSize(3);
+    assertThat(each.get(0).inputIds()).containsExactly(1, EOS, PAD, PAD);
+    assertThat(each.get(0).documentLengths()).containsExactly(2, 2);
+    assertThat(each.get(1).inputIds()).containsExactly(2, 3, 4, 5);
+    assertThat(each.get(2).inputIds()).containsExactly(EOS, PAD, PAD, PAD);
+    assertThat(each.stream().mapToInt(s -> IntStream.of(s.lossMask()).sum()).sum()).isEqualTo(1 + 4 + 2);
+  }
+
+  @Test
   void rejectsAMaskOfTheWrongLength() {
     assertThatThrownBy(() -> new TokenizedText("synthetic_qa", "q9", new int[] {1, 2}, new int[] {1}))
         .hasMessageContaining("synthetic_qa q9").hasMessageContaining("expected one per token (2)");
