@@ -24,6 +24,7 @@ import dev.infuse.udfs.lm.train.PackedSequence;
 import dev.infuse.udfs.lm.train.Trainer;
 import dev.infuse.udfs.lm.train.TrainingConfig;
 import dev.infuse.udfs.lm.train.TrainingResult;
+import dev.infuse.udfs.mix.QaTemplate;
 import dev.infuse.udfs.model.Devices;
 import dev.infuse.udfs.pack.TokenPacker;
 import dev.infuse.udfs.pack.TokenizedText;
@@ -295,7 +296,7 @@ public final class TrainJob {
     info.put("final_loss", result.finalLoss());
     info.put("resumed_from_step", result.resumedFromStep());
     info.put("input", describeInput());
-    info.put("qa_template", TrainingData.QA_TEMPLATE);
+    info.put("qa_template", QaTemplate.ID);
     info.put("loss_on", options.lossOn());
     info.put("data", details);
     try {

@@ -6,6 +6,7 @@ import static org.apache.spark.sql.functions.lit;
 
 import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.io.Warehouse;
+import dev.infuse.udfs.mix.QaTemplate;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
@@ -17,15 +18,10 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * The training texts of the configured tables as {@code (source, row_id, prompt, completion)}, and their
- * tokenization on the executors. synthetic_qa pairs read as "Question: … Answer: …" with the question as
+ * tokenization on the executors. synthetic_qa pairs read as {@link QaTemplate} says, with the question as
  * the prompt, so an answer-only loss trains exactly the answers.
  */
 final class TrainingData {
-  /** The versioned QA template: changing it changes what a trained model saw, so it is recorded. */
-  static final String QA_TEMPLATE = "qa-plain@1";
-  static final String QA_PROMPT_PREFIX = "Question: ";
-  static final String QA_ANSWER_PREFIX = "\nAnswer: ";
-
   private TrainingData() {}
 
   /** The texts of {@code sources}, ordered by (source, row_id) so the data never depends on partitioning. */
@@ -43,7 +39,7 @@ final class TrainingData {
         case "synthetic_docs" -> table.select(lit(source).as("source"), col("sdoc_id").as("row_id"), col("doc_id"),
             lit(null).cast("string").as("prompt"), col("text").as("completion"));
         case "synthetic_qa" -> table.select(lit(source).as("source"), col("qa_id").as("row_id"), col("doc_id"),
-            concat(lit(QA_PROMPT_PREFIX), col("question"), lit(QA_ANSWER_PREFIX)).as("prompt"),
+            concat(lit(QaTemplate.QUESTION_PREFIX), col("question"), lit(QaTemplate.ANSWER_PREFIX)).as("prompt"),
             col("answer").as("completion"));
         default -> throw new IllegalArgumentException("train.sources: unknown table " + source);
       };
