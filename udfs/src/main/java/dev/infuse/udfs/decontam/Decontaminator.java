@@ -17,7 +17,8 @@ import java.util.List;
  * <p>Removal: each hit's span is widened by {@code marginChars} on both sides (clamped to the text),
  * then outwards to the nearest word boundary so no word is left cut in half; overlapping or touching
  * spans are merged and cut out, and the remaining pieces are joined as they are. Because cuts end on word
- * boundaries, two words are never glued together. A text left blank is dropped.
+ * boundaries, two words are never glued together. A text left without a single word (only blanks or
+ * punctuation) is dropped.
  */
 public final class Decontaminator implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -81,7 +82,8 @@ public final class Decontaminator implements Serializable {
     }
     kept.append(text, at, text.length());
     String cleaned = kept.toString();
-    if (cleaned.isBlank()) {
+    // Punctuation and spaces alone are no training text.
+    if (cleaned.codePoints().noneMatch(Decontaminator::isWordChar)) {
       return new DecontaminatedText(null, DecontaminatedText.Outcome.EMPTIED, hits, removed);
     }
     return new DecontaminatedText(cleaned, DecontaminatedText.Outcome.SHORTENED, hits, removed);
