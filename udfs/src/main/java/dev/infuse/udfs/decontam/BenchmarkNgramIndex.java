@@ -65,14 +65,15 @@ public final class BenchmarkNgramIndex implements Serializable {
       }
       for (String text : question.protectedTexts()) {
         List<NormalizedWords.Word> words = NormalizedWords.of(text);
+        long[] wordHashes = NgramHash.words(words);
         if (words.size() >= n) {
           lengths.add(n);
           for (int i = 0; i + n <= words.size(); i++) {
-            byHash.computeIfAbsent(NgramHash.of(words, i, n), h -> new LinkedHashSet<>()).add(number);
+            byHash.computeIfAbsent(NgramHash.window(wordHashes, i, n), h -> new LinkedHashSet<>()).add(number);
           }
         } else if (words.size() >= minShort) {
           lengths.add(words.size());
-          byHash.computeIfAbsent(NgramHash.of(words, 0, words.size()), h -> new LinkedHashSet<>()).add(number);
+          byHash.computeIfAbsent(NgramHash.window(wordHashes, 0, words.size()), h -> new LinkedHashSet<>()).add(number);
         }
       }
     }

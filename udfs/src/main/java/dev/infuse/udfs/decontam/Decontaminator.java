@@ -44,9 +44,10 @@ public final class Decontaminator implements Serializable {
   public List<ContaminationHit> scan(String text) {
     List<ContaminationHit> hits = new ArrayList<>();
     List<NormalizedWords.Word> words = NormalizedWords.of(text);
+    long[] wordHashes = NgramHash.words(words);
     for (int length : index.windowLengths()) {
       for (int i = 0; i + length <= words.size(); i++) {
-        List<String> questionIds = index.questionIds(NgramHash.of(words, i, length));
+        List<String> questionIds = index.questionIds(NgramHash.window(wordHashes, i, length));
         if (questionIds.isEmpty()) {
           continue;
         }
