@@ -154,4 +154,30 @@ class DecontaminatorTest {
     assertThatThrownBy(() -> new DecontaminationSettings(13, 8, DecontaminationMode.DROP_ROW, -1))
         .hasMessageContaining("margin_chars");
   }
+
+  @Test
+  void offsetsStayExactAfterSurrogatePairsAndCompatibilityCharacters() {
+    // "𝐀𝐁" is two letters in four UTF-16 units; "Ｍａｒｓ" normalises to "mars".
+    String document = "𝐀𝐁 😀 " + QUESTION.replace("Mars", "Ｍａｒｓ");
+    List<ContaminationHit> hits = decontaminator(DecontaminationSettings.defaults()).scan(document);
+
+    assertThat(hits).hasSize(5);
+    assertThat(hits.get(0).charStart()).isEqualTo(document.indexOf("Why"));
+    assertThat(document.substring(hits.get(0).charStart(), hits.get(0).charEnd())).endsWith("on Ｍａｒｓ after the");
+    assertThat(hits.get(4).charEnd()).isEqualTo(document.length() - 1);
+  }
+
+  @Test
+  void indexHoldsEveryNgramOnceWithItsQuestions() {
+    DecontaminationSettings settings = DecontaminationSettings.defaults();
+    BenchmarkQuestion fifteenWords = new BenchmarkQuestion("q:1",
+        "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen", null, null, null,
+        "free");
+    BenchmarkNgramIndex index = BenchmarkNgramIndex.build(List.of(fifteenWords, fifteenWords), settings);
+
+    assertThat(index.size()).isEqualTo(3);
+    assertThat(index.questionCount()).isEqualTo(1);
+    assertThat(index.windowLengths()).containsExactly(13);
+    assertThat(index.estimatedBytes()).isLessThan(200);
+  }
 }
