@@ -127,16 +127,21 @@ public final class MegatronIndexedDatasetWriter implements Closeable {
     String name = this.prefix.getFileName().toString();
     this.lengthsFile = this.prefix.resolveSibling("." + name + ".lengths.tmp-" + UUID.randomUUID());
     this.documentsFile = this.prefix.resolveSibling("." + name + ".documents.tmp-" + UUID.randomUUID());
+    DigestingFileOutput binOut = null;
     try {
-      this.bin = new DigestingFileOutput(this.prefix.resolveSibling(name + ".bin"));
+      binOut = new DigestingFileOutput(this.prefix.resolveSibling(name + ".bin"));
       this.lengths = new BufferedOutputStream(Files.newOutputStream(lengthsFile), 1 << 16);
       this.documentIndices = new BufferedOutputStream(Files.newOutputStream(documentsFile), 1 << 16);
       // Megatron's document index starts with 0: document 0 begins at sequence 0.
       documentIndices.write(littleEndianLong(0));
     } catch (IOException e) {
+      if (binOut != null) {
+        binOut.discard();
+      }
       deleteTemps();
       throw new UncheckedIOException("cannot start megatron shard " + prefix, e);
     }
+    this.bin = binOut;
   }
 
   public TokenType tokenType() {
