@@ -1,0 +1,13 @@
+package dev.infuse.udfs.decontam;
+
+import java.io.Serializable;
+
+/**
+ * One benchmark n-gram found in a training text.
+ *
+ * @param questionId the benchmark question whose text holds the n-gram
+ * @param ngram the matched words, normalised, joined by single spaces
+ * @param charStart UTF-16 index of the first matched word in the original training text
+ * @param charEnd UTF-16 index just past the last matched word
+ */
+public record ContaminationHit(String questionId, String ngram, int charStart, int charEnd) implements Serializable {}
