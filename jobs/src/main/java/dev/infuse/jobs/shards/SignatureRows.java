@@ -1,5 +1,6 @@
 package dev.infuse.jobs.shards;
 
+import dev.infuse.udfs.common.Keys;
 import dev.infuse.udfs.dedup.DedupConfig;
 import dev.infuse.udfs.dedup.MinHasher;
 import dev.infuse.udfs.dedup.Shingles;
@@ -13,10 +14,12 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Per partition, turns {@code (row_id, text)} into {@code (row_id, exact_hash, signature)}: the text is
- * normalised once and serves both the exact hash and the shingles. The MinHasher is built once per
- * partition from (seed, numPermutations), so the closure carries only the config. Signatures travel as
- * big-endian bytes: half the size of a boxed array and read without boxing.
+ * Per partition, turns {@code (row_id, text)} into {@code (row_id, exact_hash, signature, shingles)}: the
+ * text is normalised once and serves both the exact hash and the shingles. The shingle set is kept for
+ * verifying candidates by exact Jaccard, which the signature estimate (±0.035 at 128 positions) would
+ * blur right at the threshold. The MinHasher is built once per
+ * partition from (seed, numPermutations), so the closure carries only the config. Signatures and shingle
+ * sets travel as big-endian bytes: half the size of a boxed array and read without boxing.
  */
 final class SignatureRows implements MapPartitionsFunction<Row, Row> {
   private static final long serialVersionUID = 1L;
@@ -24,7 +27,8 @@ final class SignatureRows implements MapPartitionsFunction<Row, Row> {
   static final StructType SCHEMA = new StructType()
       .add("row_id", DataTypes.StringType, false)
       .add("exact_hash", DataTypes.StringType, false)
-      .add("signature", DataTypes.BinaryType, false);
+      .add("signature", DataTypes.BinaryType, false)
+      .add("shingles", DataTypes.BinaryType, false);
 
   private final DedupConfig config;
 
@@ -46,8 +50,9 @@ final class SignatureRows implements MapPartitionsFunction<Row, Row> {
       public Row next() {
         Row row = rows.next();
         String normalized = TextNormalizer.normalize(row.getString(1));
-        long[] signature = hasher.signature(Shingles.wordsOfNormalized(normalized, shingleSize));
-        return RowFactory.create(row.getString(0), dev.infuse.udfs.common.Keys.sha256Hex(normalized), toBytes(signature));
+        long[] shingles = Shingles.wordsOfNormalized(normalized, shingleSize);
+        return RowFactory.create(row.getString(0), Keys.sha256Hex(normalized), toBytes(hasher.signature(shingles)),
+            toBytes(shingles));
       }
     };
   }
