@@ -12,13 +12,14 @@ import java.util.List;
  *   <li>{@code shingleSize} 5 words: long enough that unrelated texts in one language rarely share
  *       shingles (common 3-word phrases do), short enough that one edited word changes only 5 of ~200
  *       shingles of a typical document.
- *   <li>{@code numPermutations} 128 = {@code bands} 16 × {@code rows} 8: the estimate of Jaccard from
- *       128 positions has a standard error ≤ 0.044, and 1 KB of signature per text.
+ *   <li>{@code numPermutations} 120 = {@code bands} 24 × {@code rows} 5: 1 KB of signature per text.
  *   <li>{@code jaccardThreshold} 0.8: the usual near-duplicate cut for training corpora.
- *   <li>The LSH curve's threshold {@code (1/16)^(1/8) ≈ 0.71} sits on purpose a little below 0.8:
- *       a pair at s = 0.8 is a candidate with probability 0.95 and at 0.85 with 0.99 (at 10 × 10 with
- *       threshold 0.79 it would be 0.68 and 0.89). Candidates between 0.71 and 0.8 cost one signature
- *       comparison each and are removed by verification, so recall is bought cheaply.
+ *   <li>The LSH curve's threshold {@code (1/24)^(1/5) ≈ 0.53} sits on purpose well below 0.8, because
+ *       LSH only proposes candidates and every candidate is verified by exact shingle Jaccard: a pair at
+ *       s = 0.8 is missed with probability 7·10⁻⁵ (at 16 × 8, threshold 0.71, it was 0.053, and the
+ *       benchmark lost 0.5% of the planted copies to it; at 10 × 10, threshold 0.79, it would be 0.32).
+ *       The price is verifying pairs between about 0.5 and 0.8 (at s = 0.5, P = 0.53; at 0.3, 0.06),
+ *       one join row each.
  *   <li>{@code maxBucketSize} 100: a band bucket of up to 100 texts is paired all against all
  *       (≤ 4,950 pairs); a larger one (boilerplate shared by many texts) is paired as a chain in row_id
  *       order plus each member with the smallest, so its cost stays linear.
@@ -38,7 +39,7 @@ public record DedupConfig(
     implements Serializable {
 
   public static DedupConfig defaults() {
-    return new DedupConfig(5, 128, 16, 8, 0.8, 42L, 100);
+    return new DedupConfig(5, 120, 24, 5, 0.8, 42L, 100);
   }
 
   /** Every invalid setting, each naming the option, the value and what is expected; empty when valid. */
