@@ -13,6 +13,7 @@ import dev.infuse.udfs.mix.QaTemplate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -20,11 +21,14 @@ import org.apache.spark.sql.SparkSession;
 /**
  * The texts a mixture draws from, one row per source row: {@code source} (a {@link MixtureSpec#SOURCES}
  * name), {@code row_id} (unique within its source), {@code doc_id} (the source document, null for
- * replay), {@code prompt} (the context part of a QA pair, null otherwise) and {@code text} (the whole
- * training text). QA pairs read as {@link QaTemplate}; synthetic documents are split by kind.
+ * replay), {@code prompt} (the context part of a QA pair, null otherwise), {@code completion} (the rest)
+ * and {@code text} (the whole training text, prompt then completion). QA pairs read as {@link QaTemplate}; synthetic documents are split by kind.
  */
 public final class ShardSources {
   private ShardSources() {}
+
+  /** The warehouse tables training text comes from. */
+  public static final List<String> TABLES = List.of("synthetic_qa", "documents", "synthetic_docs");
 
   /**
    * Every source of the warehouse, optionally restricted to one corpus, plus the replay corpus when
@@ -35,30 +39,46 @@ public final class ShardSources {
    */
   public static Dataset<Row> read(SparkSession spark, Warehouse warehouse, String corpus, String replay) {
     List<Dataset<Row>> parts = new ArrayList<>();
-    if (warehouse.exists("synthetic_qa")) {
-      parts.add(warehouse.read("synthetic_qa").select(lit(MixtureSpec.QA).as("source"), col("qa_id").as("row_id"),
-          col("doc_id"), concat(lit(QaTemplate.QUESTION_PREFIX), col("question"), lit(QaTemplate.ANSWER_PREFIX)).as("prompt"),
-          concat(lit(QaTemplate.QUESTION_PREFIX), col("question"), lit(QaTemplate.ANSWER_PREFIX), col("answer")).as("text")));
-    }
-    if (warehouse.exists("documents")) {
-      parts.add(warehouse.read("documents").select(lit("documents").as("source"), col("doc_id").as("row_id"), col("doc_id"),
-          lit(null).cast("string").as("prompt"), col("text")));
-    }
-    if (warehouse.exists("synthetic_docs")) {
-      parts.add(warehouse.read("synthetic_docs").select(concat(lit("synthetic_docs."), col("kind")).as("source"),
-          col("sdoc_id").as("row_id"), col("doc_id"), lit(null).cast("string").as("prompt"), col("text")));
+    for (String table : TABLES) {
+      if (warehouse.exists(table)) {
+        parts.add(table(warehouse, table));
+      }
     }
     Dataset<Row> all = parts.stream().reduce(Dataset::unionByName)
         .orElseThrow(() -> new ConfigException(List.of("warehouse " + warehouse.root() + ": no documents, synthetic_qa or"
             + " synthetic_docs table, expected at least one source to build shards from")));
-    if (corpus != null) {
-      // Every doc_id is "<corpus>:<id>" (documents contract), so synthetic rows filter without a join.
-      all = all.filter(col("doc_id").startsWith(corpus + ":"));
-    }
+    all = inCorpus(all, corpus);
     if (replay != null) {
       all = all.unionByName(replay(spark, warehouse, replay));
     }
     return all;
+  }
+
+  /** The rows of one of {@link #TABLES}, in this class's columns. */
+  public static Dataset<Row> table(Warehouse warehouse, String table) {
+    Dataset<Row> rows = warehouse.read(table);
+    Column noPrompt = lit(null).cast("string");
+    return switch (table) {
+      case "synthetic_qa" -> withText(rows.select(lit(MixtureSpec.QA).as("source"), col("qa_id").as("row_id"), col("doc_id"),
+          concat(lit(QaTemplate.QUESTION_PREFIX), col("question"), lit(QaTemplate.ANSWER_PREFIX)).as("prompt"),
+          col("answer").as("completion")));
+      case "documents" -> withText(rows.select(lit("documents").as("source"), col("doc_id").as("row_id"), col("doc_id"),
+          noPrompt.as("prompt"), col("text").as("completion")));
+      case "synthetic_docs" -> withText(rows.select(concat(lit("synthetic_docs."), col("kind")).as("source"),
+          col("sdoc_id").as("row_id"), col("doc_id"), noPrompt.as("prompt"), col("text").as("completion")));
+      default -> throw new IllegalArgumentException("unknown source table " + table + ", expected one of "
+          + String.join(", ", TABLES));
+    };
+  }
+
+  /** Keeps the rows of one corpus; null keeps all. */
+  public static Dataset<Row> inCorpus(Dataset<Row> rows, String corpus) {
+    // Every doc_id is "<corpus>:<id>" (documents contract), so synthetic rows filter without a join.
+    return corpus == null ? rows : rows.filter(col("doc_id").startsWith(corpus + ":"));
+  }
+
+  private static Dataset<Row> withText(Dataset<Row> rows) {
+    return rows.withColumn("text", concat(coalesce(col("prompt"), lit("")), col("completion")));
   }
 
   private static Dataset<Row> replay(SparkSession spark, Warehouse warehouse, String replay) {
@@ -78,6 +98,7 @@ public final class ShardSources {
     return table.select(lit(MixtureSpec.REPLAY).as("source"),
         (columns.contains("id") ? coalesce(col("id").cast("string"), sha2(col("text"), 256)) : sha2(col("text"), 256))
             .as("row_id"),
-        lit(null).cast("string").as("doc_id"), lit(null).cast("string").as("prompt"), col("text"));
+        lit(null).cast("string").as("doc_id"), lit(null).cast("string").as("prompt"), col("text").as("completion"),
+        col("text"));
   }
 }

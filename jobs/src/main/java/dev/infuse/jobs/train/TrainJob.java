@@ -33,15 +33,24 @@ import dev.infuse.udfs.text.Tokenizers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 
 /**
@@ -189,11 +198,11 @@ public final class TrainJob {
       if (reason == null) {
         sequences.add(new PackedSequence(ids, lengths, mask));
       } else {
-        failures.add(org.apache.spark.sql.RowFactory.create("shards", "row=" + i, java.util.Arrays.toString(ids), null,
+        failures.add(RowFactory.create("shards", "row=" + i, Arrays.toString(ids), null,
             reason));
       }
     }
-    Dataset<Row> failureRows = run.spark().createDataFrame(failures, new org.apache.spark.sql.types.StructType()
+    Dataset<Row> failureRows = run.spark().createDataFrame(failures, new StructType()
         .add("source", "string").add("location", "string").add("payload", "string").add("payload_bytes", "binary")
         .add("reason", "string"));
     Map<String, Long> details = new LinkedHashMap<>();
@@ -211,8 +220,8 @@ public final class TrainJob {
         return "input_ids holds " + id + ", expected ids in 0.." + (vocabSize - 1) + " of the tokenizer";
       }
     }
-    int sum = java.util.stream.IntStream.of(lengths).sum();
-    if (sum != ids.length || java.util.stream.IntStream.of(lengths).anyMatch(l -> l <= 0)) {
+    int sum = IntStream.of(lengths).sum();
+    if (sum != ids.length || IntStream.of(lengths).anyMatch(l -> l <= 0)) {
       return "document_lengths sum to " + sum + ", expected positive lengths summing to " + ids.length;
     }
     if (mask != null && mask.length != ids.length) {
@@ -246,12 +255,12 @@ public final class TrainJob {
    */
   private static String fingerprint(LmConfig model, TrainingConfig training, byte[] tokenizerJson,
       List<PackedSequence> sequences) {
-    java.security.MessageDigest digest = Keys.newSha256();
-    digest.update(model.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    MessageDigest digest = Keys.newSha256();
+    digest.update(model.toString().getBytes(StandardCharsets.UTF_8));
     // checkpoint_every changes when state is saved, not what is learned.
-    digest.update(training.toString().replaceAll("checkpointEvery=\\d+", "").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    digest.update(training.toString().replaceAll("checkpointEvery=\\d+", "").getBytes(StandardCharsets.UTF_8));
     digest.update(Keys.sha256(tokenizerJson));
-    java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(4);
+    ByteBuffer buffer = ByteBuffer.allocate(4);
     for (PackedSequence s : sequences) {
       for (int[] part : new int[][] {s.inputIds(), s.documentLengths(), s.lossMask() == null ? new int[0] : s.lossMask()}) {
         for (int v : part) {
@@ -261,7 +270,7 @@ public final class TrainJob {
       }
       digest.update((byte) 0x1f);
     }
-    return java.util.HexFormat.of().formatHex(digest.digest());
+    return HexFormat.of().formatHex(digest.digest());
   }
 
   /**
@@ -302,8 +311,8 @@ public final class TrainJob {
     try {
       Path tmp = modelDir.resolve("train_info.json.tmp");
       JSON.writeValue(tmp.toFile(), info);
-      Files.move(tmp, modelDir.resolve("train_info.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-          java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      Files.move(tmp, modelDir.resolve("train_info.json"), StandardCopyOption.REPLACE_EXISTING,
+          StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write train_info.json in " + modelDir, e);
     }
@@ -317,7 +326,7 @@ public final class TrainJob {
   private static long targetTokens(List<PackedSequence> sequences) {
     long targets = 0;
     for (PackedSequence s : sequences) {
-      targets += s.lossMask() == null ? s.inputIds().length : java.util.stream.IntStream.of(s.lossMask()).sum();
+      targets += s.lossMask() == null ? s.inputIds().length : IntStream.of(s.lossMask()).sum();
     }
     return targets;
   }

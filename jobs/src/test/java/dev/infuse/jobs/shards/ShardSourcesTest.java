@@ -40,6 +40,7 @@ class ShardSourcesTest {
     assertThat(bySource).containsOnlyKeys("synthetic_qa", "documents", "synthetic_docs.rephrase", "replay");
     assertThat(bySource.get("synthetic_qa").<String>getAs("text")).isEqualTo("Question: Who?\nAnswer: Ann.");
     assertThat(bySource.get("synthetic_qa").<String>getAs("prompt")).isEqualTo("Question: Who?\nAnswer: ");
+    assertThat(bySource.get("synthetic_qa").<String>getAs("completion")).isEqualTo("Ann.");
     assertThat(bySource.get("documents").<String>getAs("row_id")).isEqualTo("quality:a");
     assertThat(bySource.get("replay").<String>getAs("row_id")).hasSize(64);
   }
