@@ -10,23 +10,18 @@ import static org.apache.spark.sql.functions.size;
 
 import dev.infuse.jobs.JobRun;
 import dev.infuse.jobs.RunCounts;
-import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.ContractEnforcer;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Quarantine;
+import dev.infuse.jobs.io.TokenizerFiles;
 import dev.infuse.jobs.io.WriteResult;
 import dev.infuse.udfs.text.Tokenizers;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -62,7 +57,8 @@ public final class ChunkJob {
     }
     Broadcast<byte[]> tokenizerJson = Tokenizers.DEFAULT_SPEC.equals(options.tokenizer())
         ? null
-        : new JavaSparkContext(spark.sparkContext()).broadcast(readTokenizer(spark, options.tokenizer()));
+        : new JavaSparkContext(spark.sparkContext())
+            .broadcast(TokenizerFiles.read(spark, options.tokenizer(), "chunk.tokenizer"));
     Dataset<Row> rows = transform(spark, documents, options.maxTokens(), options.overlapTokens(), tokenizerJson)
         .persist(StorageLevel.MEMORY_AND_DISK());
     try {
@@ -116,32 +112,5 @@ public final class ChunkJob {
     JavaRDD<Row> rows = documents.select("doc_id", "text").javaRDD()
         .mapPartitions(new ChunkRows(maxTokens, overlapTokens, tokenizerJson));
     return spark.createDataFrame(rows, ChunkRows.SCHEMA);
-  }
-
-  /** Reads a tokenizer.json on the driver from any Hadoop path, to broadcast it to the executors. */
-  static byte[] readTokenizer(SparkSession spark, String spec) {
-    try {
-      Path path = new Path(spec);
-      FileSystem fs = path.getFileSystem(spark.sparkContext().hadoopConfiguration());
-      if (fs.exists(path) && fs.getFileStatus(path).isDirectory()) {
-        path = new Path(path, "tokenizer.json");
-      }
-      if (!fs.exists(path)) {
-        throw new ConfigException(List.of("chunk.tokenizer: got " + spec + ", expected 'default' or the path of an"
-            + " existing HuggingFace tokenizer.json"));
-      }
-      try (InputStream in = fs.open(path)) {
-        byte[] bytes = in.readAllBytes();
-        try {
-          Tokenizers.fromBytes(bytes); // fail here, on the driver, if it is not a tokenizer
-        } catch (RuntimeException e) {
-          throw new ConfigException(List.of("chunk.tokenizer: got " + spec + ", which is not a HuggingFace tokenizer.json ("
-              + e.getMessage() + ")"));
-        }
-        return bytes;
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read tokenizer " + spec, e);
-    }
   }
 }

@@ -32,7 +32,8 @@ public final class ConfigJson {
 
   private ConfigJson() {}
 
-  public static String canonical(InfuseConfig config) {
+  /** Sorted, redacted JSON of a config or any part of one (a section record, a mixture). */
+  public static String canonical(Object config) {
     try {
       // Round-trip through a tree so that map entries and properties are both sorted.
       JsonNode tree = JSON.readTree(JSON.writeValueAsString(config));

@@ -22,6 +22,7 @@ public record InfuseConfig(
     GenQaConfig genQa,
     GenDocsConfig genDocs,
     TrainConfig train,
+    ShardsConfig shards,
     DemoConfig demo) {
 
   /**
@@ -175,6 +176,47 @@ public record InfuseConfig(
       String device) {}
 
   /**
+   * {@code build-shards}: mixture, output, formats, tokenization and the cleaning stages.
+   *
+   * @param mixture a mixture file ({@code conf/mixtures/*.yaml}), relative to the Infuse home
+   * @param output the output directory or URI; relative to the warehouse; null for
+   *     {@code <warehouse>/shards/<mixture name>}
+   * @param seed overrides the mixture's seed; null keeps it
+   * @param tokensPerShard shards are cut so that each holds about this many tokens
+   */
+  public record ShardsConfig(
+      String mixture,
+      String output,
+      java.util.List<String> formats,
+      String tokenizer,
+      int sequenceLength,
+      boolean pack,
+      long tokensPerShard,
+      String corpus,
+      String replay,
+      Long seed,
+      ShardDedupConfig dedup,
+      ShardDecontaminationConfig decontamination) {}
+
+  /** {@code shards.dedup}: exact and MinHash-LSH near-duplicate removal ({@code DedupConfig} documents the defaults). */
+  public record ShardDedupConfig(boolean enabled, int shingleSize, int numPermutations, int bands, int rows,
+      double jaccardThreshold, long seed, int maxBucketSize) {
+    public dev.infuse.udfs.dedup.DedupConfig settings() {
+      return new dev.infuse.udfs.dedup.DedupConfig(shingleSize, numPermutations, bands, rows, jaccardThreshold, seed,
+          maxBucketSize);
+    }
+  }
+
+  /**
+   * {@code shards.decontamination}: n-gram decontamination against the {@code questions} table.
+   *
+   * @param benchmarks the benchmarks to protect; empty for every benchmark in {@code questions}
+   * @param mode remove_span or drop_row
+   */
+  public record ShardDecontaminationConfig(boolean enabled, java.util.List<String> benchmarks, int ngramWords,
+      int minShortWords, String mode, int marginChars) {}
+
+  /**
    * @param input the demo's QuALITY file, relative to the Infuse home directory
    */
   public record DemoConfig(String input) {}
@@ -249,6 +291,48 @@ public record InfuseConfig(
       problems.add("llm." + deviceProblem);
     }
     problems.addAll(trainProblems());
+    problems.addAll(shardsProblems());
+    return problems;
+  }
+
+  private List<String> shardsProblems() {
+    List<String> problems = new ArrayList<>();
+    if (shards.mixture() == null || shards.mixture().isBlank()) {
+      problems.add("shards.mixture: got nothing, expected a mixture file such as conf/mixtures/smt-mixed.yaml");
+    }
+    if (shards.formats().isEmpty()) {
+      problems.add("shards.formats: got [], expected one or more of parquet, jsonl, megatron");
+    }
+    for (String format : shards.formats()) {
+      if (!java.util.List.of("parquet", "jsonl", "megatron").contains(format)) {
+        problems.add("shards.formats: got " + format + ", expected parquet, jsonl or megatron");
+      }
+    }
+    if (shards.sequenceLength() < 2) {
+      problems.add("shards.sequence_length: got " + shards.sequenceLength() + ", expected an integer >= 2");
+    }
+    if (shards.tokensPerShard() < shards.sequenceLength()) {
+      problems.add("shards.tokens_per_shard: got " + shards.tokensPerShard() + ", expected at least sequence_length ("
+          + shards.sequenceLength() + ")");
+    }
+    if (shards.tokenizer() == null || shards.tokenizer().isBlank()) {
+      problems.add("shards.tokenizer: got nothing, expected 'default' or the path of a tokenizer.json");
+    }
+    shards.dedup().settings().problems().forEach(problem -> problems.add("shards.dedup." + problem));
+    ShardDecontaminationConfig decontamination = shards.decontamination();
+    if (!java.util.List.of("remove_span", "drop_row").contains(decontamination.mode())) {
+      problems.add("shards.decontamination.mode: got " + decontamination.mode() + ", expected remove_span or drop_row");
+    }
+    if (decontamination.ngramWords() < 1) {
+      problems.add("shards.decontamination.ngram_words: got " + decontamination.ngramWords() + ", expected >= 1");
+    }
+    if (decontamination.minShortWords() < 1 || decontamination.minShortWords() > decontamination.ngramWords()) {
+      problems.add("shards.decontamination.min_short_words: got " + decontamination.minShortWords() + ", expected 1.."
+          + decontamination.ngramWords() + " (at most ngram_words)");
+    }
+    if (decontamination.marginChars() < 0) {
+      problems.add("shards.decontamination.margin_chars: got " + decontamination.marginChars() + ", expected >= 0");
+    }
     return problems;
   }
 

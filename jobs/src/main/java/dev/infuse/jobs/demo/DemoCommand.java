@@ -14,13 +14,16 @@ import dev.infuse.jobs.embed.EmbedJob;
 import dev.infuse.jobs.generate.GenDocsJob;
 import dev.infuse.jobs.generate.GenQaJob;
 import dev.infuse.jobs.io.Warehouse;
+import dev.infuse.jobs.shards.BuildShardsJob;
 import dev.infuse.jobs.spark.SparkSessions;
 import dev.infuse.jobs.train.TrainJob;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,13 +32,14 @@ import picocli.CommandLine.Spec;
 /**
  * {@code demo}: the main pipeline on the embedded defaults, with no model server and nothing to
  * download: ingest the QuALITY sample shipped in {@code samples/}, chunk it, generate synthetic data,
- * train a tiny model on it and query that model. Each job is a normal recorded run, in one Spark
+ * build training shards from it, train a tiny model on the shards and query that model. Each job is a normal recorded run, in one Spark
  * session. Later recipes extend this same command.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Run the main pipeline on the embedded defaults: ingest the QuALITY sample, chunk it, generate",
-        "synthetic QA and documents (rephrase, entity, focal) with the model-free extractive backend, train a",
-        "tiny causal LM on all of it, and ask that model questions through the djl backend.",
+        "synthetic QA and documents (rephrase, entity, focal) with the model-free extractive backend, build",
+        "deduplicated, decontaminated training shards (Parquet, JSONL, Megatron), train a tiny causal LM on them,",
+        "and ask that model questions through the djl backend.",
         "Writes to ./warehouse unless --warehouse is given, and prints how to look at the result."})
 public final class DemoCommand implements Callable<Integer> {
   @Spec
@@ -43,6 +47,9 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Mixin
   CommonOptions common;
+
+  /** Where the demo's shards go, relative to the warehouse. */
+  static final String DEMO_SHARDS = "shards/demo";
 
   @Override
   public Integer call() {
@@ -60,6 +67,10 @@ public final class DemoCommand implements Callable<Integer> {
       }
       loader.setString("ingest.format", "quality");
       loader.setString("ingest.input", input.toString());
+      // The demo trains on the shards it builds, cut to the model's sequence length.
+      loader.setString("shards.output", DEMO_SHARDS);
+      loader.set("shards.sequence_length=" + base.train().sequenceLength());
+      loader.setString("train.shards", demoShards(base.warehouse()));
       config = loader.load();
     } catch (ConfigException e) {
       err.println("error: " + e.getMessage());
@@ -68,41 +79,35 @@ public final class DemoCommand implements Callable<Integer> {
     }
     SparkSessions.Session session = SparkSessions.getOrCreate("infuse demo", config.spark().master(), config.spark().conf());
     try {
-      out.println("== 1/7 ingest: QuALITY sample -> documents, questions");
-      int code = step(IngestCommand::ingest, new JobRun("ingest", session.spark(), config, out, err));
-      if (code != 0) {
-        return code;
-      }
-      out.println("== 2/7 chunk: documents -> chunks");
-      code = step(run -> new ChunkJob(run).run(), new JobRun("chunk", session.spark(), config, out, err));
-      if (code != 0) {
-        return code;
-      }
-      out.println("== 3/7 embed: chunks -> chunk_embeddings (all-MiniLM-L6-v2, ONNX Runtime through DJL)");
-      code = step(run -> new EmbedJob(run).run(), new JobRun(EmbedJob.NAME, session.spark(), config, out, err));
-      if (code != 0) {
-        return code;
-      }
-      out.println("== 4/7 gen-qa: chunks -> synthetic_qa (llm.backend " + config.llm().backend() + ")");
-      code = step(run -> new GenQaJob(run).run(), new JobRun(GenQaJob.NAME, session.spark(), config, out, err));
-      if (code != 0) {
-        return code;
-      }
-      out.println("== 5/7 gen-docs: documents -> synthetic_docs (rephrase, entity, focal)");
-      code = step(run -> new GenDocsJob(run).run(), new JobRun(GenDocsJob.NAME, session.spark(), config, out, err));
-      if (code != 0) {
-        return code;
-      }
-      out.println("== 6/7 train: documents + synthetic_docs + synthetic_qa -> a tiny causal LM (DJL, PyTorch engine)");
-      code = step(run -> new TrainJob(run).run(), new JobRun(TrainJob.NAME, session.spark(), config, out, err));
-      if (code != 0) {
-        return code;
+      var spark = session.spark();
+      InfuseConfig c = config;
+      List<Step> steps = List.of(
+          new Step("ingest: QuALITY sample -> documents, questions", "ingest", IngestCommand::ingest),
+          new Step("chunk: documents -> chunks", "chunk", run -> new ChunkJob(run).run()),
+          new Step("embed: chunks -> chunk_embeddings (all-MiniLM-L6-v2, ONNX Runtime through DJL)", EmbedJob.NAME,
+              run -> new EmbedJob(run).run()),
+          new Step("gen-qa: chunks -> synthetic_qa (llm.backend " + c.llm().backend() + ")", GenQaJob.NAME,
+              run -> new GenQaJob(run).run()),
+          new Step("gen-docs: documents -> synthetic_docs (rephrase, entity, focal)", GenDocsJob.NAME,
+              run -> new GenDocsJob(run).run()),
+          new Step("build-shards: dedup, decontaminate, mix, pack -> Parquet, JSONL and Megatron shards",
+              BuildShardsJob.NAME, run -> new BuildShardsJob(run).run()),
+          new Step("train: the Parquet shards -> a tiny causal LM (DJL, PyTorch engine)", TrainJob.NAME,
+              run -> new TrainJob(run).run()));
+      int total = steps.size() + 1;
+      for (int i = 0; i < steps.size(); i++) {
+        Step step = steps.get(i);
+        out.printf(Locale.ROOT, "== %d/%d %s%n", i + 1, total, step.title());
+        int code = step(step.job(), new JobRun(step.name(), spark, config, out, err));
+        if (code != 0) {
+          return code;
+        }
       }
       Path modelDir = TrainJob.modelDir(config.warehouse(), config.train().modelDir());
-      out.println("== 7/7 ask the trained model through the djl backend (tiny and briefly trained: this proves the"
-          + " path, not the quality)");
-      TrainedModelProbe.run(new Warehouse(session.spark(), config.warehouse()), config, modelDir, out);
-      printWhereToLook(new Warehouse(session.spark(), config.warehouse()), config, started, out);
+      out.printf(Locale.ROOT, "== %d/%d ask the trained model through the djl backend (tiny and briefly trained: this"
+          + " proves the path, not the quality)%n", total, total);
+      TrainedModelProbe.run(new Warehouse(spark, config.warehouse()), config, modelDir, out);
+      printWhereToLook(new Warehouse(spark, config.warehouse()), config, started, out);
       return 0;
     } finally {
       if (session.created()) {
@@ -111,7 +116,10 @@ public final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  private static int step(java.util.function.Function<JobRun, RunCounts> job, JobRun run) {
+  /** One job of the demo: what it does, its name in runs, and the job itself. */
+  private record Step(String title, String name, Function<JobRun, RunCounts> job) {}
+
+  private static int step(Function<JobRun, RunCounts> job, JobRun run) {
     return new JobCommand() {
       @Override
       protected String jobName() {
@@ -123,6 +131,11 @@ public final class DemoCommand implements Callable<Integer> {
         return job.apply(r);
       }
     }.runRecorded(run);
+  }
+
+  /** The demo's shard output as train.shards reads it: an absolute path under a local warehouse. */
+  private static String demoShards(String warehouse) {
+    return TrainJob.modelDir(warehouse, DEMO_SHARDS).toString();
   }
 
   private static void printWhereToLook(Warehouse warehouse, InfuseConfig config, long started, PrintWriter out) {
@@ -143,6 +156,10 @@ public final class DemoCommand implements Callable<Integer> {
         + " \"SELECT kind, variant, count(*) AS docs, sum(n_tokens) AS tokens FROM synthetic_docs GROUP BY kind, variant\"");
     out.println("  bin/infuse sql --warehouse " + w
         + " \"SELECT run_id, job, status, input_count, output_count, quarantined_count FROM runs ORDER BY started_at\"");
+    out.println("  bin/infuse sql --warehouse " + w
+        + " \"SELECT format, shard, sequences, documents, tokens, composition FROM shard_manifest ORDER BY format, shard\"");
+    out.println("  bin/infuse sql --warehouse " + w + " \"SELECT reason, count(*) AS dropped FROM shard_dedup_drops GROUP BY reason\"");
+    out.println("  cat " + demoShards(w) + "/stats.json");
     out.println("  bin/infuse sql --warehouse " + w + " \"SELECT step, loss, lr, tokens_per_second FROM train_metrics ORDER BY step\"");
     out.flush();
   }

@@ -147,7 +147,8 @@ public final class TrainJob {
         tokenizerJson, options.lossOn().equals("answer")).persist(StorageLevel.MEMORY_AND_DISK());
     List<TokenizedText> texts = new ArrayList<>();
     long tokens = 0;
-    for (Row row : tokenized.filter(col("reason").isNull()).collectAsList()) {
+    for (Row row : tokenized.filter(col("reason").isNull()).select("source", "row_id", "ids", "loss_mask")
+        .collectAsList()) {
       int[] ids = ints(row.getList(2));
       int[] mask = row.isNullAt(3) ? null : ints(row.getList(3));
       texts.add(new TokenizedText(row.getString(0), row.getString(1), ids, mask));
@@ -172,9 +173,10 @@ public final class TrainJob {
    * lengths that do not add up) is quarantined with the reason.
    */
   private TrainingSet fromShards(int vocabSize) {
+    String directory = shardDirectory();
     Dataset<Row> shards;
     try {
-      shards = run.spark().read().parquet(options.shards());
+      shards = run.spark().read().parquet(directory);
     } catch (RuntimeException e) {
       throw new ConfigException(List.of("train.shards: got " + options.shards() + ", expected a directory of Parquet"
           + " shards with an input_ids column (" + e.getMessage().lines().findFirst().orElse("") + ")"));
@@ -184,6 +186,12 @@ public final class TrainJob {
       throw new ConfigException(List.of("train.shards: " + options.shards() + " has columns " + columns
           + ", expected input_ids (and optionally document_lengths, loss_mask)"));
     }
+    // build-shards numbers its sequences: train on them in shard order, whatever order the files list in.
+    if (columns.contains("shard") && columns.contains("sequence")) {
+      shards = shards.orderBy("shard", "sequence");
+    }
+    // loss_mask excludes padding only; answer_mask also excludes the questions of QA pairs.
+    String maskColumn = options.lossOn().equals("answer") && columns.contains("answer_mask") ? "answer_mask" : "loss_mask";
     List<PackedSequence> sequences = new ArrayList<>();
     List<Row> failures = new ArrayList<>();
     List<Row> rows = shards.collectAsList();
@@ -192,8 +200,8 @@ public final class TrainJob {
       int[] ids = ints(row.getList(row.fieldIndex("input_ids")));
       int[] lengths = columns.contains("document_lengths") && !row.isNullAt(row.fieldIndex("document_lengths"))
           ? ints(row.getList(row.fieldIndex("document_lengths"))) : new int[] {ids.length};
-      int[] mask = columns.contains("loss_mask") && !row.isNullAt(row.fieldIndex("loss_mask"))
-          ? ints(row.getList(row.fieldIndex("loss_mask"))) : null;
+      int[] mask = columns.contains(maskColumn) && !row.isNullAt(row.fieldIndex(maskColumn))
+          ? ints(row.getList(row.fieldIndex(maskColumn))) : null;
       String reason = shardProblem(ids, lengths, mask, vocabSize);
       if (reason == null) {
         sequences.add(new PackedSequence(ids, lengths, mask));
@@ -209,6 +217,61 @@ public final class TrainJob {
     details.put("sequences", (long) sequences.size());
     details.put("target_tokens", targetTokens(sequences));
     return new TrainingSet(rows.size(), failures.size(), failureRows, sequences, details);
+  }
+
+  /**
+   * The Parquet directory train.shards names: a build-shards output (info.json, COMPLETED, parquet/), which
+   * must be complete, or any directory of Parquet token rows.
+   */
+  private String shardDirectory() {
+    org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(options.shards());
+    try {
+      org.apache.hadoop.fs.FileSystem fs = root.getFileSystem(run.spark().sparkContext().hadoopConfiguration());
+      if (!fs.exists(new org.apache.hadoop.fs.Path(root, "info.json"))) {
+        return options.shards();
+      }
+      if (!fs.exists(new org.apache.hadoop.fs.Path(root, "COMPLETED"))) {
+        throw new ConfigException(List.of("train.shards: " + root + " has an info.json but no COMPLETED marker: its"
+            + " build-shards run has not finished; expected a finished build (rerun build-shards)"));
+      }
+      Map<String, Object> info = shardBuildInfo();
+      Object cut = info == null ? null : info.get("sequence_length");
+      if (cut instanceof Number length && length.intValue() != options.sequenceLength()) {
+        throw new ConfigException(List.of("train.sequence_length: got " + options.sequenceLength() + ", but the shards"
+            + " at " + root + " were cut to " + length + " tokens; expected the same length: --set"
+            + " train.sequence_length=" + length + " (with context_length >= it), or rebuild them with"
+            + " --sequence-length " + options.sequenceLength()));
+      }
+      org.apache.hadoop.fs.Path parquet = new org.apache.hadoop.fs.Path(root, "parquet");
+      if (!fs.exists(parquet)) {
+        throw new ConfigException(List.of("train.shards: " + root + " was built without the parquet format; expected"
+            + " a build with shards.formats including parquet"));
+      }
+      return parquet.toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + root, e);
+    }
+  }
+
+  /** The shard build's info.json (composition, synthetic_tokens, mixture), when train.shards has one. */
+  private Map<String, Object> shardBuildInfo() {
+    if (options.shards() == null) {
+      return null;
+    }
+    org.apache.hadoop.fs.Path info = new org.apache.hadoop.fs.Path(options.shards(), "info.json");
+    try {
+      org.apache.hadoop.fs.FileSystem fs = info.getFileSystem(run.spark().sparkContext().hadoopConfiguration());
+      if (!fs.exists(info)) {
+        return null;
+      }
+      try (java.io.InputStream in = fs.open(info)) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> parsed = JSON.readValue(in, Map.class);
+        return parsed;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + info, e);
+    }
   }
 
   private String shardProblem(int[] ids, int[] lengths, int[] mask, int vocabSize) {
@@ -308,6 +371,14 @@ public final class TrainJob {
     info.put("qa_template", QaTemplate.ID);
     info.put("loss_on", options.lossOn());
     info.put("data", details);
+    Map<String, Object> shardInfo = shardBuildInfo();
+    if (shardInfo != null) {
+      // What evaluation's scaling fit reads: how much synthetic data this model saw.
+      info.put("synthetic_tokens", shardInfo.get("synthetic_tokens"));
+      info.put("shard_composition", shardInfo.get("composition"));
+      info.put("shard_config_hash", shardInfo.get("config_hash"));
+      info.put("mixture", shardInfo.get("mixture"));
+    }
     try {
       Path tmp = modelDir.resolve("train_info.json.tmp");
       JSON.writeValue(tmp.toFile(), info);

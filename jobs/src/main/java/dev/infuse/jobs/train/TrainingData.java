@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.lit;
 import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.shards.ShardSources;
+import dev.infuse.jobs.shards.TrainingTextRows;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;

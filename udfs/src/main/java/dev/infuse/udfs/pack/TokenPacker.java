@@ -12,6 +12,9 @@ import java.util.List;
  * <p>A text longer than the room left in a sequence continues in the next one as a new segment. The
  * last sequence is filled with padding that is never a target, so no token is dropped: the packed
  * target tokens are exactly the texts' tokens plus one separator each.
+ *
+ * <p>{@link #stream} packs texts as they arrive, holding one sequence in memory, so a shard writer can
+ * pack any number of texts; {@link #pack} is the same over a list.
  */
 public final class TokenPacker {
   private final int sequenceLength;
@@ -30,11 +33,62 @@ public final class TokenPacker {
   /** The packed sequences, in the order of {@code texts}. */
   public List<PackedSequence> pack(List<TokenizedText> texts) {
     List<PackedSequence> sequences = new ArrayList<>();
-    int[] ids = new int[sequenceLength];
-    int[] mask = new int[sequenceLength];
-    List<Integer> segments = new ArrayList<>();
-    int filled = 0;
-    for (TokenizedText text : texts) {
+    try (Stream stream = stream(true, (sequence, padding) -> sequences.add(sequence))) {
+      texts.forEach(stream::add);
+    }
+    return sequences;
+  }
+
+  /**
+   * No packing: each text (plus its end-of-text token) starts its own sequence, padded to the length
+   * with padding that is never a target. A text longer than a sequence continues in the next one, so
+   * nothing is cut off; every sequence holds one document segment and its padding.
+   */
+  public List<PackedSequence> padEach(List<TokenizedText> texts) {
+    List<PackedSequence> sequences = new ArrayList<>();
+    try (Stream stream = stream(false, (sequence, padding) -> sequences.add(sequence))) {
+      texts.forEach(stream::add);
+    }
+    return sequences;
+  }
+
+  /**
+   * A packer that hands each finished sequence to {@code sink} as texts are added; {@link Stream#close()}
+   * pads and emits the last one.
+   *
+   * @param packed true packs texts end to end; false starts every text in a fresh sequence ({@link #padEach})
+   */
+  public Stream stream(boolean packed, Sink sink) {
+    return new Stream(packed, sink);
+  }
+
+  /** Receives finished sequences. */
+  public interface Sink {
+    /** @param padding how many trailing tokens of {@code sequence} are padding (0 but for a flushed sequence) */
+    void accept(PackedSequence sequence, int padding);
+  }
+
+  /** Packing in progress; not thread-safe. */
+  public final class Stream implements AutoCloseable {
+    private final boolean packed;
+    private final Sink sink;
+    private final int[] ids = new int[sequenceLength];
+    private final int[] mask = new int[sequenceLength];
+    private final List<Integer> segments = new ArrayList<>();
+    private int filled;
+    private long sequences;
+    private long paddingTokens;
+
+    private Stream(boolean packed, Sink sink) {
+      this.packed = packed;
+      this.sink = sink;
+    }
+
+    /** Appends one text and its end-of-text token. */
+    public void add(TokenizedText text) {
+      if (!packed) {
+        flush();
+      }
       int length = text.ids().length + 1;
       int taken = 0;
       while (taken < length) {
@@ -51,35 +105,44 @@ public final class TokenPacker {
         filled += n;
         taken += n;
         if (filled == sequenceLength) {
-          sequences.add(sequence(ids, mask, segments));
-          filled = 0;
-          segments.clear();
+          emit(0);
         }
       }
     }
-    if (filled > 0) {
-      Arrays.fill(ids, filled, sequenceLength, padId);
-      Arrays.fill(mask, filled, sequenceLength, 0);
-      segments.add(sequenceLength - filled);
-      sequences.add(sequence(ids, mask, segments));
-    }
-    return sequences;
-  }
 
-  /**
-   * No packing: each text (plus its end-of-text token) starts its own sequence, padded to the length
-   * with padding that is never a target. A text longer than a sequence continues in the next one, so
-   * nothing is cut off; every sequence holds one document segment and its padding.
-   */
-  public List<PackedSequence> padEach(List<TokenizedText> texts) {
-    List<PackedSequence> sequences = new ArrayList<>();
-    for (TokenizedText text : texts) {
-      sequences.addAll(pack(List.of(text)));
+    /** Sequences emitted so far. */
+    public long sequences() {
+      return sequences;
     }
-    return sequences;
-  }
 
-  private static PackedSequence sequence(int[] ids, int[] mask, List<Integer> segments) {
-    return new PackedSequence(ids.clone(), segments.stream().mapToInt(Integer::intValue).toArray(), mask.clone());
+    /** Padding tokens emitted so far (never targets). */
+    public long paddingTokens() {
+      return paddingTokens;
+    }
+
+    /** Pads and emits the partly filled sequence, if any. */
+    @Override
+    public void close() {
+      flush();
+    }
+
+    private void flush() {
+      if (filled > 0) {
+        Arrays.fill(ids, filled, sequenceLength, padId);
+        Arrays.fill(mask, filled, sequenceLength, 0);
+        int padding = sequenceLength - filled;
+        segments.add(padding);
+        paddingTokens += padding;
+        emit(padding);
+      }
+    }
+
+    private void emit(int padding) {
+      sink.accept(new PackedSequence(ids.clone(), segments.stream().mapToInt(Integer::intValue).toArray(), mask.clone()),
+          padding);
+      sequences++;
+      filled = 0;
+      segments.clear();
+    }
   }
 }

@@ -18,7 +18,7 @@ import java.util.UUID;
  * bytes as they stream out; {@link #publish()} syncs it and renames it onto the target, so readers see
  * the whole file or none. {@link #discard()} deletes the temporary file.
  */
-final class DigestingFileOutput extends OutputStream {
+public final class DigestingFileOutput extends OutputStream {
   private final Path target;
   private final Path temp;
   private final FileOutputStream file;
@@ -27,7 +27,7 @@ final class DigestingFileOutput extends OutputStream {
   private long bytes;
   private boolean closed;
 
-  DigestingFileOutput(Path target) throws IOException {
+  public DigestingFileOutput(Path target) throws IOException {
     this.target = target.toAbsolutePath().normalize();
     Files.createDirectories(this.target.getParent());
     this.temp = this.target.resolveSibling("." + this.target.getFileName() + ".tmp-" + UUID.randomUUID());
@@ -54,7 +54,7 @@ final class DigestingFileOutput extends OutputStream {
     bytes += length;
   }
 
-  long bytes() {
+  public long bytes() {
     return bytes;
   }
 
@@ -63,7 +63,7 @@ final class DigestingFileOutput extends OutputStream {
   }
 
   /** Flushes, syncs and closes the temporary file; the returned digest describes what {@link #publish()} moves. */
-  ShardFile finish() throws IOException {
+  public ShardFile finish() throws IOException {
     if (!closed) {
       buffered.flush();
       file.getFD().sync();
@@ -74,7 +74,7 @@ final class DigestingFileOutput extends OutputStream {
   }
 
   /** Renames the finished temporary file onto the target, replacing any file there. */
-  void publish() throws IOException {
+  public void publish() throws IOException {
     try {
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (AtomicMoveNotSupportedException e) {
@@ -84,7 +84,7 @@ final class DigestingFileOutput extends OutputStream {
   }
 
   /** Closes and deletes the temporary file, ignoring failures: used on abort paths only. */
-  void discard() {
+  public void discard() {
     try {
       if (!closed) {
         closed = true;

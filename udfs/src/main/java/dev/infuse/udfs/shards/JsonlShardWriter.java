@@ -19,7 +19,8 @@ import java.nio.file.Path;
  * committing deletes the temporary file and leaves any existing target untouched.
  */
 public final class JsonlShardWriter implements Closeable {
-  private static final JsonFactory JSON = new JsonFactory();
+  // No root-value separator: Jackson would otherwise start every line after the first with a space.
+  private static final JsonFactory JSON = new JsonFactory().setRootValueSeparator(null);
 
   private final DigestingFileOutput out;
   private final JsonGenerator generator;

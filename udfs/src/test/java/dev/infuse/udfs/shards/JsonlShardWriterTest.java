@@ -37,7 +37,7 @@ class JsonlShardWriterTest {
     assertThat(first.get("source").asText()).isEqualTo("synthetic_qa");
     assertThat(first.get("id").asText()).isEqualTo("doc-1");
     assertThat(json.readTree(lines.get(1)).get("source").isNull()).isTrue();
-    assertThat(lines.get(0)).startsWith("{\"text\":");
+    assertThat(lines).allSatisfy(line -> assertThat(line).startsWith("{\"text\":"));
 
     assertThat(file.path()).isEqualTo(path.toAbsolutePath().normalize());
     assertThat(file.bytes()).isEqualTo(Files.size(path));

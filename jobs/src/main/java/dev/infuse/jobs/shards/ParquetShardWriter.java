@@ -1,0 +1,182 @@
+package dev.infuse.jobs.shards;
+
+import dev.infuse.udfs.lm.train.PackedSequence;
+import dev.infuse.udfs.shards.DigestingFileOutput;
+import dev.infuse.udfs.shards.ShardFile;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.PositionOutputStream;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Types;
+
+/**
+ * Writes one Parquet token shard: a row per packed sequence with {@code shard}, {@code sequence} (its
+ * index in the shard), {@code input_ids}, {@code document_lengths}, {@code loss_mask} (0 on padding
+ * only) and {@code answer_mask} (also 0 on the questions of QA pairs, for answer-only loss). The list
+ * columns use Parquet's standard three-level LIST layout, which Spark, pyarrow and HuggingFace
+ * {@code datasets} read as integer arrays.
+ *
+ * <p>It goes through parquet-mr's example writer straight to a {@link DigestingFileOutput}, not through a
+ * Spark write: the file gets its final, deterministic name, its SHA-256 as it streams, and an atomic
+ * publish, and the same sequences always give the same bytes (parquet-mr writes no timestamps).
+ */
+public final class ParquetShardWriter implements Closeable {
+  /** The shard schema; {@code train} reads the list columns. */
+  public static final MessageType SCHEMA = Types.buildMessage()
+      .required(PrimitiveTypeName.INT32).named("shard")
+      .required(PrimitiveTypeName.INT64).named("sequence")
+      .addField(intList("input_ids"))
+      .addField(intList("document_lengths"))
+      .addField(intList("loss_mask"))
+      .addField(intList("answer_mask"))
+      .named("infuse_token_shard");
+
+  private final DigestingFileOutput out;
+  private final ParquetWriter<Group> writer;
+  private final SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
+  private final int shard;
+  private long sequences;
+  private boolean closed;
+
+  public ParquetShardWriter(Path path, int shard) {
+    this.shard = shard;
+    try {
+      this.out = new DigestingFileOutput(path);
+      this.writer = ExampleParquetWriter.builder(new StreamOutputFile(out))
+          .withType(SCHEMA)
+          .withConf(new Configuration(false))
+          .withCompressionCodec(CompressionCodecName.SNAPPY)
+          .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
+          .build();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start Parquet shard " + path, e);
+    }
+  }
+
+  /**
+   * Appends one packed sequence.
+   *
+   * @param padding its trailing padding tokens: the only tokens {@code loss_mask} excludes
+   */
+  public void write(PackedSequence sequence, int padding) {
+    Group row = groups.newGroup().append("shard", shard).append("sequence", sequences);
+    list(row.addGroup("input_ids"), sequence.inputIds());
+    list(row.addGroup("document_lengths"), sequence.documentLengths());
+    int[] lossMask = new int[sequence.inputIds().length];
+    java.util.Arrays.fill(lossMask, 0, lossMask.length - padding, 1);
+    list(row.addGroup("loss_mask"), lossMask);
+    list(row.addGroup("answer_mask"), sequence.lossMask());
+    try {
+      writer.write(row);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write Parquet shard " + shard + " sequence " + sequences, e);
+    }
+    sequences++;
+  }
+
+  public long sequences() {
+    return sequences;
+  }
+
+  /** Writes the footer, publishes the file and returns its size and checksum. */
+  public ShardFile commit() {
+    try {
+      writer.close();
+      ShardFile file = out.finish();
+      out.publish();
+      closed = true;
+      return file;
+    } catch (IOException e) {
+      out.discard();
+      closed = true;
+      throw new UncheckedIOException("cannot publish Parquet shard " + shard, e);
+    }
+  }
+
+  /** Abandons an uncommitted shard. */
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      try {
+        writer.close();
+      } catch (IOException | RuntimeException ignored) {
+        // The temporary file is deleted next; nothing was published.
+      }
+      out.discard();
+    }
+  }
+
+  private static void list(Group list, int[] values) {
+    for (int value : values) {
+      list.addGroup("list").append("element", value);
+    }
+  }
+
+  private static org.apache.parquet.schema.GroupType intList(String name) {
+    return Types.requiredGroup().as(LogicalTypeAnnotation.listType())
+        .repeatedGroup().required(PrimitiveTypeName.INT32).named("element").named("list")
+        .named(name);
+  }
+
+  /** parquet-mr's output seam over a plain stream; parquet-mr 1.13 has no local-file one. */
+  private static final class StreamOutputFile implements OutputFile {
+    private final DigestingFileOutput out;
+
+    StreamOutputFile(DigestingFileOutput out) {
+      this.out = out;
+    }
+
+    @Override
+    public PositionOutputStream create(long blockSizeHint) {
+      return createOrOverwrite(blockSizeHint);
+    }
+
+    @Override
+    public PositionOutputStream createOrOverwrite(long blockSizeHint) {
+      return new PositionOutputStream() {
+        @Override
+        public long getPos() {
+          return out.bytes();
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+          out.write(b);
+        }
+
+        @Override
+        public void write(byte[] data, int offset, int length) throws IOException {
+          out.write(data, offset, length);
+        }
+
+        @Override
+        public void close() {
+          // The digesting stream is finished and published by the shard writer, not by parquet-mr.
+        }
+      };
+    }
+
+    @Override
+    public boolean supportsBlockSize() {
+      return false;
+    }
+
+    @Override
+    public long defaultBlockSize() {
+      return 0;
+    }
+  }
+}
