@@ -142,7 +142,7 @@ public final class DemoCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "%nDemo finished in %.1f s. Warehouse: %s%n", (System.nanoTime() - started) / 1e9,
         warehouse.root());
     for (String table : warehouse.tables()) {
-      out.printf(Locale.ROOT, "  %-15s %6d rows  %s%n", table, warehouse.read(table).count(), warehouse.path(table));
+      out.printf(Locale.ROOT, "  %-22s %6d rows  %s%n", table, warehouse.read(table).count(), warehouse.path(table));
     }
     String w = config.warehouse();
     out.println();
