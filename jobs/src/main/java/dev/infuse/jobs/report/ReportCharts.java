@@ -9,6 +9,9 @@ import java.awt.Color;
 import java.awt.Paint;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.text.FieldPosition;
+import java.text.NumberFormat;
+import java.text.ParsePosition;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +21,7 @@ import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.axis.SymbolAxis;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYErrorRenderer;
@@ -101,9 +105,7 @@ public final class ReportCharts {
       renderer.setSeriesStroke(2, new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
           new float[] {8f, 6f}, 0f));
     }
-    LogAxis x = new LogAxis("synthetic tokens (log scale)");
-    x.setBase(10);
-    x.setSmallestValue(1);
+    LogAxis x = tokenAxis(lo, hi);
     NumberAxis y = new NumberAxis(fit.metric());
     y.setAutoRangeIncludesZero(false);
     XYPlot plot = new XYPlot(data, x, y, renderer);
@@ -167,6 +169,40 @@ public final class ReportCharts {
     y.setRange(0, 1.05);
     XYPlot plot = new XYPlot(data, x, y, renderer);
     return styled(new JFreeChart(benchmark + ": recall@k by retriever", JFreeChart.DEFAULT_TITLE_FONT, plot, true));
+  }
+
+  /**
+   * A base-10 log axis for token counts with ticks at whole decades (half decades when the data spans less
+   * than two), labelled 100k, 1M, 10M rather than 10^5.3: tick units of a log axis are in exponents.
+   */
+  static LogAxis tokenAxis(double lo, double hi) {
+    LogAxis x = new LogAxis("synthetic tokens (log scale)");
+    x.setBase(10);
+    x.setSmallestValue(1);
+    double decades = Math.log10(hi / lo);
+    x.setTickUnit(new NumberTickUnit(decades >= 2 ? 1 : decades >= 1 ? 0.5 : 0.25));
+    x.setNumberFormatOverride(new CompactFormat());
+    return x;
+  }
+
+  /** Formats axis values as {@link ReportFormat#compact}. */
+  static final class CompactFormat extends NumberFormat {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public StringBuffer format(double number, StringBuffer to, FieldPosition pos) {
+      return to.append(ReportFormat.compact(number));
+    }
+
+    @Override
+    public StringBuffer format(long number, StringBuffer to, FieldPosition pos) {
+      return to.append(ReportFormat.compact((double) number));
+    }
+
+    @Override
+    public Number parse(String source, ParsePosition pos) {
+      return null;
+    }
   }
 
   /** The chart as PNG bytes. */

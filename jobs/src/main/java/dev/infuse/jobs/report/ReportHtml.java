@@ -27,7 +27,7 @@ public final class ReportHtml {
       h1{margin-bottom:.2rem}h2{margin-top:2.2rem;border-bottom:1px solid #ccc;padding-bottom:.2rem}
       .meta{color:#555;font-size:.9rem}.note{background:#fff6e0;border-left:4px solid #e0a000;padding:.4rem .8rem}
       table{border-collapse:collapse;margin:.8rem 0;font-size:.85rem}th,td{border:1px solid #ddd;padding:.25rem .5rem;text-align:left;vertical-align:top}
-      th{background:#f4f4f4}td.num{text-align:right;font-variant-numeric:tabular-nums}
+      th{background:#f4f4f4}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
       figure{margin:1rem 0}figure img{max-width:100%;border:1px solid #eee}figcaption{color:#555;font-size:.85rem}
       pre{white-space:pre-wrap;word-break:break-all;font-size:.75rem;max-height:24rem;overflow:auto;background:#fafafa;padding:.5rem}
       code{font-size:.8rem}

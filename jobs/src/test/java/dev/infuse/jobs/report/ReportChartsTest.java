@@ -40,6 +40,10 @@ class ReportChartsTest {
     double d7 = x.valueToJava2D(1e7, area, RectangleEdge.BOTTOM);
     assertThat(d7 - d6).isCloseTo(d6 - d5, within(1e-6));
     assertThat(d6 - d5).isPositive();
+    // Ticks at whole decades, labelled as token counts.
+    assertThat(x.getTickUnit().getSize()).isEqualTo(1.0);
+    assertThat(x.getNumberFormatOverride().format(1e6)).isEqualTo("1M");
+    assertThat(x.getNumberFormatOverride().format(1e5)).isEqualTo("100k");
   }
 
   @Test

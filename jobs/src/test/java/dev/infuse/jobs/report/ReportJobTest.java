@@ -76,7 +76,7 @@ class ReportJobTest {
     assertThat(fit.get("points").get(2).get("tokens").asLong()).isEqualTo(10_000_000L);
     assertThat(fit.get("points").get(2).get("fitted").asDouble())
         .isCloseTo(ReportFixtures.INTERCEPT + ReportFixtures.SLOPE * Math.log(1e7), within(1e-12));
-    assertThat(html).contains("<td class=\"num\">0.0369</td><td class=\"num\">0.0012</td><td class=\"num\">0.9989</td>"
+    assertThat(html).contains("<td class=\"num\">0.0369</td><td class=\"num\">0.0006</td><td class=\"num\">0.9997</td>"
         + "<td>rag 0.5000</td><td class=\"num\">" + ReportFormat.compact(ReportFixtures.CROSSOVER) + "</td>");
 
     // The latest retrieve run only: the older bm25 k=5 row (recall 0.1) is left out.
