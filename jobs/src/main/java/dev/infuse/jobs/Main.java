@@ -6,6 +6,7 @@ import dev.infuse.jobs.cli.EmbedCommand;
 import dev.infuse.jobs.cli.GenDocsCommand;
 import dev.infuse.jobs.cli.GenQaCommand;
 import dev.infuse.jobs.cli.IngestCommand;
+import dev.infuse.jobs.cli.ReportCommand;
 import dev.infuse.jobs.cli.TrainCommand;
 import dev.infuse.jobs.demo.DemoCommand;
 import dev.infuse.jobs.sql.SqlCommand;
@@ -24,7 +25,7 @@ import picocli.CommandLine.Spec;
     description = {"Apache Spark batch jobs for LLM post-training data and evaluation.",
         "Every job takes --config FILE, --set key=value, --warehouse DIR|URI and --help."},
     subcommands = {IngestCommand.class, ChunkCommand.class, EmbedCommand.class, GenQaCommand.class, GenDocsCommand.class,
-        TrainCommand.class, BuildShardsCommand.class, SqlCommand.class, ValidateCommand.class,
+        TrainCommand.class, BuildShardsCommand.class, ReportCommand.class, SqlCommand.class, ValidateCommand.class,
         DemoCommand.class, CommandLine.HelpCommand.class},
     footer = {"", "Run 'infuse JOB --help' for a job's options. Docs: README.md, docs/ARCHITECTURE.md."})
 public final class Main implements java.util.concurrent.Callable<Integer> {

@@ -23,7 +23,8 @@ public record InfuseConfig(
     GenDocsConfig genDocs,
     TrainConfig train,
     ShardsConfig shards,
-    DemoConfig demo) {
+    DemoConfig demo,
+    ReportConfig report) {
 
   /**
    * Settings every job shares.
@@ -221,6 +222,26 @@ public record InfuseConfig(
    */
   public record DemoConfig(String input) {}
 
+  /**
+   * The {@code report} job: a self-contained HTML report and its numbers as JSON.
+   *
+   * @param output the report's directory, any Hadoop URI; relative paths are relative to the warehouse;
+   *     null for {@code reports/<score run id>} under the warehouse
+   * @param title the report's title
+   * @param scoreRuns the score runs (score_run_id) whose scores, comparisons and fits are reported; empty
+   *     for the latest one, {@code [all]} for every row of the tables
+   * @param retrieveRuns the retrieve runs whose recall@k is reported; empty for the latest run of each
+   *     benchmark and retriever, {@code [all]} for every row
+   */
+  public record ReportConfig(String output, String title, java.util.List<String> scoreRuns,
+      java.util.List<String> retrieveRuns) {
+    /** A null list (score_runs: null) means the default, like an empty one. */
+    public ReportConfig {
+      scoreRuns = scoreRuns == null ? java.util.List.of() : scoreRuns;
+      retrieveRuns = retrieveRuns == null ? java.util.List.of() : retrieveRuns;
+    }
+  }
+
   /** Every semantic problem, as "key: got X, expected Y"; empty when the config is usable. */
   public List<String> problems() {
     List<String> problems = new ArrayList<>();
@@ -292,6 +313,7 @@ public record InfuseConfig(
     }
     problems.addAll(trainProblems());
     problems.addAll(shardsProblems());
+    problems.addAll(reportProblems());
     return problems;
   }
 
@@ -332,6 +354,27 @@ public record InfuseConfig(
     }
     if (decontamination.marginChars() < 0) {
       problems.add("shards.decontamination.margin_chars: got " + decontamination.marginChars() + ", expected >= 0");
+    }
+    return problems;
+  }
+
+  private List<String> reportProblems() {
+    List<String> problems = new ArrayList<>();
+    if (report.output() != null && report.output().isBlank()) {
+      problems.add("report.output: got an empty string, expected a directory or URI, or null for reports/<score run id>");
+    }
+    if (report.title() == null || report.title().isBlank()) {
+      problems.add("report.title: got nothing, expected a title");
+    }
+    for (String id : report.scoreRuns()) {
+      if (id == null || id.isBlank()) {
+        problems.add("report.score_runs: got an empty id, expected score run ids, or [all], or [] for the latest");
+      }
+    }
+    for (String id : report.retrieveRuns()) {
+      if (id == null || id.isBlank()) {
+        problems.add("report.retrieve_runs: got an empty id, expected retrieve run ids, or [all], or [] for the latest");
+      }
     }
     return problems;
   }

@@ -28,12 +28,12 @@ class CliTest {
   void helpListsEveryJob() {
     CliResult result = SparkTestSession.cli("--help");
     assertThat(result.code()).isZero();
-    assertThat(result.out()).contains("ingest", "chunk", "sql", "validate", "demo");
+    assertThat(result.out()).contains("ingest", "chunk", "sql", "validate", "demo", "report");
   }
 
   @Test
   void everyJobTakesHelpAndTheCommonOptions() {
-    for (String job : List.of("ingest", "chunk", "sql", "demo")) {
+    for (String job : List.of("ingest", "chunk", "sql", "demo", "report")) {
       CliResult result = SparkTestSession.cli(job, "--help");
       assertThat(result.code()).as(job).isZero();
       assertThat(result.out()).as(job).contains("--config", "--set", "--warehouse", "--master");
