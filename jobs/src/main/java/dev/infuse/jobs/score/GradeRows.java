@@ -7,7 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
@@ -86,7 +86,7 @@ final class GradeRows implements FlatMapFunction<Iterator<Row>, Row> {
         && !p.isNullAt(p.fieldIndex("options")) && !p.isNullAt(p.fieldIndex("gold_index"))) {
       List<Double> scores = p.getList(p.fieldIndex("option_scores"));
       List<String> options = p.getList(p.fieldIndex("options"));
-      if (scores.size() != options.size() || scores.contains(null)) {
+      if (scores.size() != options.size() || scores.stream().anyMatch(java.util.Objects::isNull)) {
         return row(p, REJECTED, null, null, null, answer, "option_scores: got " + scores.size() + " value(s) for "
             + options.size() + " options, expected one log-likelihood per option");
       }
@@ -96,6 +96,12 @@ final class GradeRows implements FlatMapFunction<Iterator<Row>, Row> {
     if (!p.isNullAt(p.fieldIndex("correct"))) {
       return row(p, GRADED, p.getAs("correct"), accNorm, BY_ANSWER, answer, null);
     }
+    String type = p.getAs("answer_type");
+    if (!"free".equals(type) && !"numeric".equals(type)) {
+      // The agreed predictions contract: only free answers are left for score to grade.
+      return row(p, REJECTED, null, null, null, answer, "correct: null for answer_type " + type
+          + ", expected the answer job to grade mcq and label answers (null only for free)");
+    }
     if (answer == null || answer.isBlank()) {
       // Unparseable and empty answers count as wrong, as the answer job counts them for other types.
       return row(p, GRADED, false, accNorm, BY_NUMERIC, answer, null);
@@ -103,14 +109,17 @@ final class GradeRows implements FlatMapFunction<Iterator<Row>, Row> {
     return switch (grader.grade(gold, answer)) {
       case CORRECT -> row(p, GRADED, true, accNorm, BY_NUMERIC, answer, null);
       case INCORRECT -> row(p, GRADED, false, accNorm, BY_NUMERIC, answer, null);
-      case NOT_NUMERIC -> row(p, JUDGE, null, accNorm, null, answer, null);
+      // A numeric question (GSM8K) with no single number in the answer is wrong; a free one goes to the judge.
+      case NOT_NUMERIC -> "numeric".equals(type) ? row(p, GRADED, false, accNorm, BY_NUMERIC, answer, null)
+          : row(p, JUDGE, null, accNorm, null, answer, null);
     };
   }
 
   private static Row row(Row p, String status, Boolean correct, Boolean accNorm, String grader, String answer, String reason) {
     Object subsets = p.isNullAt(p.fieldIndex("subsets")) ? scala.collection.immutable.List.empty() : p.get(p.fieldIndex("subsets"));
-    return RowFactory.create(p.getAs("run_id"), p.getAs("question_id"), p.getAs("benchmark"), p.getAs("setting"),
-        p.getAs("model"), p.getAs("prompt_version"), p.getAs("synthetic_tokens"), p.getAs("config_hash"), subsets, status,
-        correct, accNorm, grader, p.getAs("question"), p.getAs("gold"), answer, reason);
+    // With its schema, so tests (and readers of the RDD) can look fields up by name.
+    return new GenericRowWithSchema(new Object[] {p.getAs("run_id"), p.getAs("question_id"), p.getAs("benchmark"),
+        p.getAs("setting"), p.getAs("model"), p.getAs("prompt_version"), p.getAs("synthetic_tokens"), p.getAs("config_hash"),
+        subsets, status, correct, accNorm, grader, p.getAs("question"), p.getAs("gold"), answer, reason}, SCHEMA);
   }
 }

@@ -112,6 +112,7 @@ public final class ScoreJob {
     Dataset<Row> graded;
     LlmCallRunner.Outcome outcome = null;
     String judgeVersion = null;
+    Dataset<Row> calls = null;
     Dataset<Row> needJudge = first.filter(col("status").equalTo(GradeRows.JUDGE));
     long judgeCount = needJudge.count();
     Dataset<Row> judged;
@@ -126,7 +127,7 @@ public final class ScoreJob {
           spark.sparkContext().hadoopConfiguration(), run.config().run().promptsDir()).get(JudgeVerdict.PROMPT_ID));
       judgeVersion = requests.promptVersion();
       LlmCallRunner runner = new LlmCallRunner(run);
-      Dataset<Row> calls = judgeRequests(spark, needJudge, requests).persist(StorageLevel.MEMORY_AND_DISK());
+      calls = judgeRequests(spark, needJudge, requests).persist(StorageLevel.MEMORY_AND_DISK());
       outcome = runner.call(calls);
       judged = applyVerdicts(needJudge, runner.responses(calls));
       details.putAll(llmDetails(outcome, runner));
@@ -142,6 +143,9 @@ public final class ScoreJob {
         byStatus.merge(key, r.getLong(2), Long::sum);
       }
       first.unpersist();
+      if (calls != null) {
+        calls.unpersist();
+      }
       long read = predictions.count();
       long rejected = byStatus.getOrDefault("quarantined", 0L);
       Dataset<Row> metricRows = metricRows(graded.filter(col("status").equalTo(GradeRows.GRADED)))
