@@ -24,7 +24,8 @@ public record InfuseConfig(
     TrainConfig train,
     ShardsConfig shards,
     DemoConfig demo,
-    ReportConfig report) {
+    ReportConfig report,
+    ScoreConfig score) {
 
   /**
    * Settings every job shares.
@@ -242,6 +243,51 @@ public record InfuseConfig(
     }
   }
 
+  /**
+   * The {@code score} and {@code fit-scaling} jobs. See defaults.yaml for each key.
+   *
+   * @param runs predictions runs to score; empty for every run in {@code predictions}
+   * @param bootstrapResamples resamples of every percentile and paired bootstrap (at least 100)
+   * @param confidence the intervals' coverage, strictly between 0 and 1
+   * @param seed the bootstrap seed; null takes {@code run.seed}
+   * @param numericTolerance relative tolerance of FinanceBench numeric grading
+   * @param judge the LLM judge for free answers that are not numeric: auto (on unless the backend is
+   *     extractive, which cannot judge), on, off
+   * @param judgeMaxTokens the judge's completion budget
+   * @param compare two predictions runs {@code [a, b]} to compare with the paired bootstrap (b - a); empty for none
+   * @param scalingBenchmark the benchmark of the scaling sweep; null: the only benchmark the sweep's runs share
+   * @param scalingSetting the setting whose runs form the sweep (trained)
+   * @param scalingMetric the scores metric fitted (accuracy)
+   * @param scalingRuns the sweep's runs; empty for every scored run of the benchmark and setting with synthetic_tokens
+   * @param scalingBaselineSetting the setting the line is compared with (rag); null for none
+   * @param scalingBaselineRun the baseline run; null: the only scored run of that setting on the benchmark
+   */
+  public record ScoreConfig(
+      java.util.List<String> runs,
+      int bootstrapResamples,
+      double confidence,
+      Long seed,
+      double numericTolerance,
+      String judge,
+      int judgeMaxTokens,
+      java.util.List<String> compare,
+      String scalingBenchmark,
+      String scalingSetting,
+      String scalingMetric,
+      java.util.List<String> scalingRuns,
+      String scalingBaselineSetting,
+      String scalingBaselineRun) {
+    /** The bootstrap seed: {@code score.seed}, else {@code run.seed}. */
+    public long seedOr(long runSeed) {
+      return seed == null ? runSeed : seed;
+    }
+
+    /** Whether free answers that are not numeric go to the LLM judge with this backend. */
+    public boolean judgeWith(String backend) {
+      return "on".equals(judge) || "auto".equals(judge) && !"extractive".equals(backend);
+    }
+  }
+
   /** Every semantic problem, as "key: got X, expected Y"; empty when the config is usable. */
   public List<String> problems() {
     List<String> problems = new ArrayList<>();
@@ -314,6 +360,7 @@ public record InfuseConfig(
     problems.addAll(trainProblems());
     problems.addAll(shardsProblems());
     problems.addAll(reportProblems());
+    problems.addAll(scoreProblems());
     return problems;
   }
 
@@ -375,6 +422,43 @@ public record InfuseConfig(
       if (id == null || id.isBlank()) {
         problems.add("report.retrieve_runs: got an empty id, expected retrieve run ids, or [all], or [] for the latest");
       }
+    }
+    return problems;
+  }
+
+  private List<String> scoreProblems() {
+    List<String> problems = new ArrayList<>();
+    if (score.bootstrapResamples() < 100) {
+      problems.add("score.bootstrap_resamples: got " + score.bootstrapResamples() + ", expected an integer >= 100");
+    }
+    if (!(score.confidence() > 0 && score.confidence() < 1)) {
+      problems.add("score.confidence: got " + score.confidence() + ", expected a fraction strictly between 0 and 1, e.g. 0.95");
+    }
+    if (!(score.numericTolerance() >= 0 && score.numericTolerance() < 1)) {
+      problems.add("score.numeric_tolerance: got " + score.numericTolerance() + ", expected a relative tolerance in [0, 1), e.g. 0.01");
+    }
+    if (!java.util.List.of("auto", "on", "off").contains(score.judge())) {
+      problems.add("score.judge: got " + score.judge() + ", expected auto, on or off");
+    }
+    if (score.judgeMaxTokens() < 1) {
+      problems.add("score.judge_max_tokens: got " + score.judgeMaxTokens() + ", expected an integer >= 1");
+    }
+    if (!score.compare().isEmpty() && (score.compare().size() != 2 || score.compare().get(0).equals(score.compare().get(1)))) {
+      problems.add("score.compare: got " + score.compare() + ", expected two different run ids [a, b], or []");
+    }
+    if (!java.util.List.of("closed_book", "rag", "trained", "trained_rag").contains(score.scalingSetting())) {
+      problems.add("score.scaling_setting: got " + score.scalingSetting() + ", expected closed_book, rag, trained or trained_rag");
+    }
+    if (score.scalingBaselineSetting() != null
+        && !java.util.List.of("closed_book", "rag", "trained", "trained_rag").contains(score.scalingBaselineSetting())) {
+      problems.add("score.scaling_baseline_setting: got " + score.scalingBaselineSetting()
+          + ", expected closed_book, rag, trained, trained_rag or null");
+    }
+    if (!java.util.List.of("accuracy", "acc_norm").contains(score.scalingMetric())) {
+      problems.add("score.scaling_metric: got " + score.scalingMetric() + ", expected accuracy or acc_norm");
+    }
+    if (score.scalingRuns().size() == 1) {
+      problems.add("score.scaling_runs: got 1 run, expected 2 or more, or [] for every run of the sweep");
     }
     return problems;
   }

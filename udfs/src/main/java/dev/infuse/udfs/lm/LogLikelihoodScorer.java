@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.Shape;
+import dev.infuse.udfs.score.MultipleChoiceMetrics;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -76,22 +77,13 @@ public final class LogLikelihoodScorer {
       requests.add(new LogLikelihoodRequest(context, delimiter + choice));
     }
     List<LogLikelihood> scores = score(requests);
-    int acc = 0;
-    int accNorm = 0;
-    for (int i = 1; i < scores.size(); i++) {
-      if (scores.get(i).logLikelihood() > scores.get(acc).logLikelihood()) {
-        acc = i;
-      }
-      if (normalized(scores, choices, i) > normalized(scores, choices, accNorm)) {
-        accNorm = i;
-      }
+    double[] logLikelihoods = new double[scores.size()];
+    for (int i = 0; i < logLikelihoods.length; i++) {
+      logLikelihoods[i] = scores.get(i).logLikelihood();
     }
-    return new MultipleChoiceScore(scores, acc, accNorm);
-  }
-
-  private static double normalized(List<LogLikelihood> scores, List<String> choices, int i) {
-    String choice = choices.get(i);
-    return scores.get(i).logLikelihood() / choice.codePointCount(0, choice.length());
+    // The selection rule is shared with the score job, which recomputes acc_norm from stored option scores.
+    return new MultipleChoiceScore(scores, MultipleChoiceMetrics.acc(logLikelihoods),
+        MultipleChoiceMetrics.accNorm(logLikelihoods, choices));
   }
 
   /** The harness's {@code _encode_pair}, then its left truncation to the context length. */

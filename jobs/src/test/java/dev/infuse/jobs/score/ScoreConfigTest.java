@@ -1,0 +1,38 @@
+package dev.infuse.jobs.score;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.infuse.jobs.config.ConfigException;
+import dev.infuse.jobs.config.ConfigLoader;
+import dev.infuse.jobs.config.InfuseConfig;
+import org.junit.jupiter.api.Test;
+
+class ScoreConfigTest {
+  @Test
+  void defaultsAreDocumentedValuesAndTheSeedFallsBackToTheRunSeed() {
+    InfuseConfig config = ConfigLoader.withDefaults().set("run.seed=9").load();
+    InfuseConfig.ScoreConfig score = config.score();
+    assertThat(score.bootstrapResamples()).isEqualTo(1000);
+    assertThat(score.confidence()).isEqualTo(0.95);
+    assertThat(score.numericTolerance()).isEqualTo(0.01);
+    assertThat(score.seedOr(config.run().seed())).isEqualTo(9);
+    assertThat(ConfigLoader.withDefaults().set("score.seed=3").load().score().seedOr(9)).isEqualTo(3);
+    assertThat(score.judgeWith("extractive")).isFalse();
+    assertThat(score.judgeWith("openai")).isTrue();
+    assertThat(score.compare()).isEmpty();
+    assertThat(score.scalingBaselineSetting()).isEqualTo("rag");
+  }
+
+  @Test
+  void badOptionsNameTheKeyAndTheExpectedValue() {
+    assertThatThrownBy(() -> ConfigLoader.withDefaults().set("score.confidence=1.5").set("score.judge=maybe")
+        .set("score.compare=[a]").set("score.bootstrap_resamples=10").set("score.numeric_tolerance=-1").load())
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("score.confidence: got 1.5, expected a fraction strictly between 0 and 1")
+        .hasMessageContaining("score.judge: got maybe, expected auto, on or off")
+        .hasMessageContaining("score.compare: got [a], expected two different run ids")
+        .hasMessageContaining("score.bootstrap_resamples: got 10, expected an integer >= 100")
+        .hasMessageContaining("score.numeric_tolerance: got -1.0, expected a relative tolerance in [0, 1)");
+  }
+}
