@@ -1,5 +1,6 @@
 package dev.infuse.jobs;
 
+import dev.infuse.jobs.cli.AnswerCommand;
 import dev.infuse.jobs.cli.ChunkCommand;
 import dev.infuse.jobs.cli.EmbedCommand;
 import dev.infuse.jobs.cli.GenDocsCommand;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Spec;
     description = {"Apache Spark batch jobs for LLM post-training data and evaluation.",
         "Every job takes --config FILE, --set key=value, --warehouse DIR|URI and --help."},
     subcommands = {IngestCommand.class, ChunkCommand.class, EmbedCommand.class, GenQaCommand.class, GenDocsCommand.class,
-        TrainCommand.class, SqlCommand.class, ValidateCommand.class,
+        TrainCommand.class, SqlCommand.class, ValidateCommand.class, AnswerCommand.class,
         DemoCommand.class, CommandLine.HelpCommand.class},
     footer = {"", "Run 'infuse JOB --help' for a job's options. Docs: README.md, docs/ARCHITECTURE.md."})
 public final class Main implements java.util.concurrent.Callable<Integer> {
