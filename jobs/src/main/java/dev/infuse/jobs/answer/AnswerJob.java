@@ -124,7 +124,8 @@ public final class AnswerJob {
           "coalesce(sum(CASE WHEN parsed_answer IS NULL THEN 1 ELSE 0 END), 0)").head();
       long predicted = tally.getLong(0);
       long quarantined = rejected.count();
-      WriteResult write = warehouse.upsert(contract, predictions);
+      // Every row belongs to this new run: nothing to compare with what the table holds.
+      WriteResult write = warehouse.upsertFresh(contract, predictions);
       WriteResult quarantineWrite = quarantined == 0 ? WriteResult.unchanged(Quarantine.contract().table())
           : Quarantine.write(warehouse, Quarantine.rows(rejected, NAME, run.runId(), run.startedAt()));
       answered.unpersist();
@@ -231,6 +232,10 @@ public final class AnswerJob {
       throw new ConfigException(List.of("answer." + e.getMessage()));
     }
     boolean trained = options.setting().startsWith("trained");
+    if (EMBEDDING.equals(options.mode()) && trained) {
+      throw new ConfigException(List.of("answer.mode: got embedding with answer.setting " + options.setting()
+          + ", which would ignore the trained model; expected auto, generate or loglikelihood"));
+    }
     InfuseConfig.LlmConfig llm = config.llm();
     Path modelDir = null;
     if (trained) {

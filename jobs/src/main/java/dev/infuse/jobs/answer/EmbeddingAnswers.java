@@ -17,7 +17,8 @@ import org.apache.spark.sql.Row;
 /**
  * The model-free answer mode on one partition: the embedder (loaded once per executor JVM) picks the
  * option most similar to the context. The context is the retrieved chunks; in closed book the question's
- * document, or for a question without one the question itself.
+ * document, or for a choice question without one the question itself (a free or numeric question without
+ * any context gets no answer, counted wrong, rather than an echo of itself).
  */
 final class EmbeddingAnswers implements FlatMapFunction<Iterator<Row>, Row> {
   private static final long serialVersionUID = 1L;
@@ -60,9 +61,14 @@ final class EmbeddingAnswers implements FlatMapFunction<Iterator<Row>, Row> {
     } else if (AnswerInputs.documentText(row) != null) {
       context = List.of(AnswerInputs.documentText(row));
       source = "the question's document";
-    } else {
+    } else if (input.hasOptions()) {
       context = List.of(input.question());
       source = "the question itself (no document, closed book)";
+    } else {
+      // A free or numeric answer taken from the question would only echo it: nothing to answer from.
+      return rows.prediction(input, AnswerInputs.chunkIds(row), EmbeddingAnswerer.tag(input),
+          "embedding (weak, model-free): no context to answer from (closed book, no document)", null,
+          AnswerParser.correct(input.answerType(), null, AnswerInputs.gold(row)), null, null);
     }
     EmbeddingAnswerer.Answer answer = answerer.answer(input, context);
     String raw;

@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
@@ -193,9 +192,7 @@ class AnswerJobTest {
     String[] args = {"answer", "--warehouse", warehouse, "--benchmark", "quality", "--setting", "trained", "--model-dir",
         "models/tiny", "--max-questions", "2", "--set", "llm.device=cpu"};
 
-    CliResult withoutTokens = SparkTestSession.cli(args);
-    assertThat(withoutTokens.code()).as(withoutTokens.toString()).isZero();
-    assertThat(predictionsOf(withoutTokens)).allSatisfy(p -> assertThat(p.<Object>getAs("synthetic_tokens")).isNull());
+    assertThat(AnswerJob.syntheticTokens(model)).as("train_info.json without the key").isNull();
 
     // The shard work records the synthetic tokens a model was trained on; answer carries them to every row.
     Path info = model.resolve("train_info.json");
@@ -251,6 +248,22 @@ class AnswerJobTest {
         "trained");
     assertThat(trained.code()).isEqualTo(2);
     assertThat(trained.err()).contains("answer.model_dir: got nothing");
+    CliResult embeddingTrained = SparkTestSession.cli("answer", "--warehouse", warehouse, "--benchmark", "quality",
+        "--setting", "trained_rag", "--mode", "embedding", "--model-dir", "models/none");
+    assertThat(embeddingTrained.code()).isEqualTo(2);
+    assertThat(embeddingTrained.err()).contains("answer.mode: got embedding with answer.setting trained_rag");
+  }
+
+  @Test
+  void syntheticTokensAreReadFromTrainInfoWhenPresent() throws Exception {
+    Path dir = SparkTestSession.tempDir("model");
+    assertThat(AnswerJob.syntheticTokens(dir)).as("no train_info.json").isNull();
+    Files.writeString(dir.resolve("train_info.json"), "{\"run_id\": \"t\", \"data\": {\"texts\": 3}}");
+    assertThat(AnswerJob.syntheticTokens(dir)).isNull();
+    Files.writeString(dir.resolve("train_info.json"), "{\"synthetic_tokens\": 42000000000}");
+    assertThat(AnswerJob.syntheticTokens(dir)).isEqualTo(42_000_000_000L);
+    Files.writeString(dir.resolve("train_info.json"), "{\"data\": {\"synthetic_tokens\": 7}}");
+    assertThat(AnswerJob.syntheticTokens(dir)).isEqualTo(7L);
   }
 
   private static List<Row> predictionsOf(CliResult result) {
@@ -279,8 +292,4 @@ class AnswerJobTest {
     return new com.fasterxml.jackson.databind.node.TextNode(text).toString().replaceAll("^\"|\"$", "");
   }
 
-  @SuppressWarnings("unused")
-  private static List<String> strings(org.apache.spark.sql.Dataset<Row> rows) {
-    return rows.as(Encoders.STRING()).collectAsList();
-  }
 }
