@@ -229,6 +229,18 @@ class AnswerJobTest {
         assertThat(p.<Long>getAs("synthetic_tokens")).isEqualTo(123456L);
       }
     }
+
+    // The same model in generate mode goes through the djl client and the call cache, whatever llm.model says.
+    CliResult generate = SparkTestSession.cli("answer", "--warehouse", warehouse, "--benchmark", "quality", "--setting",
+        "trained", "--model-dir", "models/tiny", "--mode", "generate", "--max-questions", "1", "--set", "llm.device=cpu",
+        "--set", "answer.max_tokens=4");
+    assertThat(generate.code()).as(generate.toString()).isZero();
+    Row generated = predictionsOf(generate).get(0);
+    assertThat(generated.<String>getAs("backend")).isEqualTo("djl");
+    assertThat(generated.<String>getAs("model")).isEqualTo(model.toString());
+    assertThat(generated.<String>getAs("prompt_version")).isEqualTo("quality-mcq@1");
+    assertThat(generated.<String>getAs("llm_call_key")).isNotNull();
+    assertThat(generated.<Boolean>getAs("correct")).isNotNull();
   }
 
   @Test
