@@ -1,5 +1,6 @@
 package dev.infuse.jobs;
 
+import dev.infuse.jobs.cli.AnswerCommand;
 import dev.infuse.jobs.cli.BuildShardsCommand;
 import dev.infuse.jobs.cli.ChunkCommand;
 import dev.infuse.jobs.cli.EmbedCommand;
@@ -27,8 +28,8 @@ import picocli.CommandLine.Spec;
     description = {"Apache Spark batch jobs for LLM post-training data and evaluation.",
         "Every job takes --config FILE, --set key=value, --warehouse DIR|URI and --help."},
     subcommands = {IngestCommand.class, ChunkCommand.class, EmbedCommand.class, GenQaCommand.class, GenDocsCommand.class,
-        TrainCommand.class, BuildShardsCommand.class, ScoreCommand.class, FitScalingCommand.class, ReportCommand.class,
-        SqlCommand.class, ValidateCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
+        TrainCommand.class, BuildShardsCommand.class, AnswerCommand.class, ScoreCommand.class, FitScalingCommand.class,
+        ReportCommand.class, SqlCommand.class, ValidateCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
     footer = {"", "Run 'infuse JOB --help' for a job's options. Docs: README.md, docs/ARCHITECTURE.md."})
 public final class Main implements java.util.concurrent.Callable<Integer> {
   @Spec

@@ -25,7 +25,8 @@ public record InfuseConfig(
     ShardsConfig shards,
     DemoConfig demo,
     ReportConfig report,
-    ScoreConfig score) {
+    ScoreConfig score,
+    AnswerConfig answer) {
 
   /**
    * Settings every job shares.
@@ -288,6 +289,35 @@ public record InfuseConfig(
     }
   }
 
+  /**
+   * The {@code answer} job: one backend and model on one benchmark's questions in one setting. See
+   * defaults.yaml for each key.
+   *
+   * @param benchmark questions.benchmark to answer; required by the job (null here so other jobs need none)
+   * @param split only this split; null for all
+   * @param setting closed_book, rag (retrieved chunks in context), trained (the model in {@code model_dir})
+   *     or trained_rag
+   * @param mode auto, generate, loglikelihood or embedding
+   * @param retriever which retriever's rows of {@code retrievals} to use; null for the only one there
+   * @param k the top-k retrieved chunks put in context
+   * @param chunkOrder best_first or best_last (the best chunk nearest the question)
+   * @param modelDir the model directory from {@code train} for the trained settings
+   * @param maxQuestions the most questions, in question_id order; 0 for all
+   */
+  public record AnswerConfig(
+      String benchmark,
+      String split,
+      String setting,
+      String mode,
+      String retriever,
+      int k,
+      String chunkOrder,
+      boolean chainOfThought,
+      String modelDir,
+      int maxTokens,
+      double temperature,
+      int maxQuestions) {}
+
   /** Every semantic problem, as "key: got X, expected Y"; empty when the config is usable. */
   public List<String> problems() {
     List<String> problems = new ArrayList<>();
@@ -361,6 +391,7 @@ public record InfuseConfig(
     problems.addAll(shardsProblems());
     problems.addAll(reportProblems());
     problems.addAll(scoreProblems());
+    problems.addAll(answerProblems());
     return problems;
   }
 
@@ -459,6 +490,34 @@ public record InfuseConfig(
     }
     if (score.scalingRuns().size() == 1) {
       problems.add("score.scaling_runs: got 1 run, expected 2 or more, or [] for every run of the sweep");
+    }
+    return problems;
+  }
+
+  private List<String> answerProblems() {
+    List<String> problems = new ArrayList<>();
+    List<String> settings = java.util.List.of("closed_book", "rag", "trained", "trained_rag");
+    if (!settings.contains(answer.setting())) {
+      problems.add("answer.setting: got " + answer.setting() + ", expected one of " + String.join(", ", settings));
+    }
+    List<String> modes = java.util.List.of("auto", "generate", "loglikelihood", "embedding");
+    if (!modes.contains(answer.mode())) {
+      problems.add("answer.mode: got " + answer.mode() + ", expected one of " + String.join(", ", modes));
+    }
+    if (!java.util.List.of("best_first", "best_last").contains(answer.chunkOrder())) {
+      problems.add("answer.chunk_order: got " + answer.chunkOrder() + ", expected best_first or best_last");
+    }
+    if (answer.k() < 1) {
+      problems.add("answer.k: got " + answer.k() + ", expected an integer >= 1");
+    }
+    if (answer.maxTokens() < 1) {
+      problems.add("answer.max_tokens: got " + answer.maxTokens() + ", expected an integer >= 1");
+    }
+    if (!(answer.temperature() >= 0)) {
+      problems.add("answer.temperature: got " + answer.temperature() + ", expected >= 0 (0 for greedy)");
+    }
+    if (answer.maxQuestions() < 0) {
+      problems.add("answer.max_questions: got " + answer.maxQuestions() + ", expected >= 0 (0 for all)");
     }
     return problems;
   }

@@ -44,8 +44,16 @@ public final class LlmCallRunner {
   private final Contract contract = Contracts.load("llm_calls");
 
   public LlmCallRunner(JobRun run) {
+    this(run, run.config().llm());
+  }
+
+  /**
+   * A runner for an LLM other than the config's {@code llm} section: {@code answer} runs the trained
+   * settings on {@code answer.model_dir} through the djl backend with the section's other limits.
+   */
+  public LlmCallRunner(JobRun run, InfuseConfig.LlmConfig config) {
     this.run = run;
-    this.config = run.config().llm();
+    this.config = config;
   }
 
   /**
