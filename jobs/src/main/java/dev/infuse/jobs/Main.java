@@ -4,7 +4,9 @@ import dev.infuse.jobs.cli.ChunkCommand;
 import dev.infuse.jobs.cli.EmbedCommand;
 import dev.infuse.jobs.cli.GenDocsCommand;
 import dev.infuse.jobs.cli.GenQaCommand;
+import dev.infuse.jobs.cli.IndexCommand;
 import dev.infuse.jobs.cli.IngestCommand;
+import dev.infuse.jobs.cli.RetrieveCommand;
 import dev.infuse.jobs.cli.TrainCommand;
 import dev.infuse.jobs.demo.DemoCommand;
 import dev.infuse.jobs.sql.SqlCommand;
@@ -24,7 +26,7 @@ import picocli.CommandLine.Spec;
         "Every job takes --config FILE, --set key=value, --warehouse DIR|URI and --help."},
     subcommands = {IngestCommand.class, ChunkCommand.class, EmbedCommand.class, GenQaCommand.class, GenDocsCommand.class,
         TrainCommand.class, SqlCommand.class, ValidateCommand.class,
-        DemoCommand.class, CommandLine.HelpCommand.class},
+        DemoCommand.class, IndexCommand.class, RetrieveCommand.class, CommandLine.HelpCommand.class},
     footer = {"", "Run 'infuse JOB --help' for a job's options. Docs: README.md, docs/ARCHITECTURE.md."})
 public final class Main implements java.util.concurrent.Callable<Integer> {
   @Spec

@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class Contracts {
   /** The tables this build knows, in the order {@code validate} and the docs list them. */
   public static final List<String> TABLES = List.of("documents", "questions", "chunks", "chunk_embeddings", "quarantine",
-      "runs", "llm_calls", "synthetic_qa", "synthetic_docs", "train_metrics");
+      "runs", "llm_calls", "synthetic_qa", "synthetic_docs", "train_metrics", "retrievals", "retrieval_recall");
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
