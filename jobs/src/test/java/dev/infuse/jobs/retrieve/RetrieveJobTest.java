@@ -107,4 +107,34 @@ class RetrieveJobTest {
     assertThat(runs.getLong(0)).isEqualTo(5);
     assertThat(runs.getLong(1)).isEqualTo(1);
   }
+
+  @Test
+  void qualityQuestionsRetrieveOnlyFromTheirOwnArticleAndHaveNoRecallRow() {
+    String warehouse = SparkTestSession.tempDir("retrieve-quality").toString();
+    CliResult ingest = SparkTestSession.cli("ingest", "--format", "quality", "--input",
+        SparkTestSession.repoRoot().resolve("samples/quality/quality_dev_sample.jsonl").toString(), "--warehouse", warehouse);
+    assertThat(ingest.code()).as(ingest.toString()).isZero();
+    assertThat(SparkTestSession.cli("chunk", "--warehouse", warehouse, "--max-tokens", "256").code()).isZero();
+    // BM25 only: no embeddings are needed, and 4 chunks per shard spreads the articles over several shards.
+    CliResult index = SparkTestSession.cli("index", "--warehouse", warehouse, "--no-dense", "--chunks-per-shard", "4");
+    assertThat(index.code()).as(index.toString()).isZero();
+    assertThat(new Warehouse(spark, warehouse).exists("chunk_embeddings")).isFalse();
+
+    CliResult bm25 = SparkTestSession.cli("retrieve", "--warehouse", warehouse, "--retriever", "bm25", "--k", "3",
+        "--set", "retrieve.recall_ks=[1]");
+    assertThat(bm25.code()).as(bm25.toString()).isZero();
+    Warehouse w = new Warehouse(spark, warehouse);
+    w.registerViews();
+    long questions = w.read("questions").count();
+    Row scoped = spark.sql("SELECT count(DISTINCT r.question_id), sum(CASE WHEN r.doc_id = q.doc_id THEN 1 ELSE 0 END),"
+        + " count(*) FROM retrievals r JOIN questions q USING (question_id)").head();
+    assertThat(scoped.getLong(0)).isEqualTo(questions);
+    assertThat(scoped.getLong(1)).isEqualTo(scoped.getLong(2)).isGreaterThan(questions);
+    assertThat(w.exists("retrieval_recall")).isFalse();
+
+    // Dense retrieval without embeddings says what to run.
+    CliResult dense = SparkTestSession.cli("retrieve", "--warehouse", warehouse, "--retriever", "dense");
+    assertThat(dense.code()).isEqualTo(1);
+    assertThat(dense.err()).contains("have no current embedding for model all-minilm-l6-v2");
+  }
 }
