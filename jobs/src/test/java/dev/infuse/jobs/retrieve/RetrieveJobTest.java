@@ -58,6 +58,8 @@ class RetrieveJobTest {
     assertThat(shape.getInt(3)).isEqualTo(10);
     assertThat(shape.getLong(4)).isEqualTo(60);
     assertThat(shape.getLong(5)).isEqualTo(1);
+    // Corpus-wide: the chunks come from many pages, not one document per question.
+    assertThat(spark.sql("SELECT count(DISTINCT doc_id) FROM retrievals").head().getLong(0)).isGreaterThan(6);
     // Every retrieved chunk is the chunk of the document the row names.
     assertThat(spark.sql("SELECT count(*) FROM retrievals r JOIN chunks c USING (chunk_id) WHERE r.doc_id = c.doc_id")
         .head().getLong(0)).isEqualTo(60);
@@ -101,10 +103,19 @@ class RetrieveJobTest {
     assertThat(spark.sql("SELECT count(*) FROM retrievals a JOIN retrievals b USING (retriever, question_id)"
         + " WHERE a.retriever = 'bm25' AND a.rank < b.rank AND a.score < b.score").head().getLong(0)).isZero();
 
+    // Forced document scoping cannot serve FinanceBench questions (no doc_id): they are quarantined, not widened.
+    CliResult document = SparkTestSession.cli("retrieve", "--warehouse", warehouse, "--benchmark", "financebench",
+        "--max-questions", "2", "--retriever", "bm25", "--scoping", "document");
+    assertThat(document.code()).as(document.toString()).isZero();
+    assertThat(document.out()).contains("2 question(s) quarantined");
+    Row quarantined = w.read("quarantine").filter("job = 'retrieve'").selectExpr("count(*)", "min(reason)").head();
+    assertThat(quarantined.getLong(0)).isEqualTo(2);
+    assertThat(quarantined.getString(1)).isEqualTo("retrieve.scoping is document but the question has no doc_id");
+
     Row runs = w.read("runs").filter("job IN ('index', 'retrieve')")
         .selectExpr("sum(CASE WHEN status = 'succeeded' AND input_count = output_count + quarantined_count"
             + " THEN 1 ELSE 0 END)", "sum(CASE WHEN status = 'failed' THEN 1 ELSE 0 END)").head();
-    assertThat(runs.getLong(0)).isEqualTo(5);
+    assertThat(runs.getLong(0)).isEqualTo(6);
     assertThat(runs.getLong(1)).isEqualTo(1);
   }
 
