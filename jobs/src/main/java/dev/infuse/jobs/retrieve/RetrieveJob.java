@@ -223,6 +223,9 @@ public final class RetrieveJob {
     byBenchmark.forEach((benchmark, ranks) -> {
       long n = ranks.values().stream().mapToLong(Long::longValue).sum();
       for (int k : run.config().retrieve().recallKs()) {
+        if (k > settings.k()) {
+          continue; // only settings.k() chunks were retrieved: recall beyond them is unknown
+        }
         long hits = ranks.entrySet().stream().filter(e -> e.getKey() >= 1 && e.getKey() <= k)
             .mapToLong(Map.Entry::getValue).sum();
         rows.add(RowFactory.create(run.runId(), benchmark, settings.retriever().id(), k, RecallAtK.recall(hits, n), hits,

@@ -94,11 +94,14 @@ class RetrieveJobTest {
 
     // Another retriever adds its own rows beside hybrid's, with k 3.
     CliResult bm25 = SparkTestSession.cli("retrieve", "--warehouse", warehouse, "--benchmark", "financebench",
-        "--max-questions", "6", "--retriever", "bm25", "--k", "3", "--set", "retrieve.recall_ks=[1, 3]");
+        "--max-questions", "6", "--retriever", "bm25", "--k", "3");
     assertThat(bm25.code()).as(bm25.toString()).isZero();
     Row byRetriever = w.read("retrievals").groupBy().pivot("retriever", List.of("bm25", "hybrid")).count().head();
     assertThat(byRetriever.getLong(0)).isEqualTo(18);
     assertThat(byRetriever.getLong(1)).isEqualTo(60);
+    // recall@5 and @10 are beyond k 3: only k 1 and 3 get rows.
+    assertThat(w.read("retrieval_recall").filter("retriever = 'bm25'").orderBy("k").select("k").collectAsList())
+        .extracting(r -> r.getInt(0)).containsExactly(1, 3);
     // BM25 rank 1 is the chunk with the best BM25 score among the question's chunks.
     assertThat(spark.sql("SELECT count(*) FROM retrievals a JOIN retrievals b USING (retriever, question_id)"
         + " WHERE a.retriever = 'bm25' AND a.rank < b.rank AND a.score < b.score").head().getLong(0)).isZero();
