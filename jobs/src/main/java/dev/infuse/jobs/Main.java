@@ -4,13 +4,15 @@ import dev.infuse.jobs.cli.AnswerCommand;
 import dev.infuse.jobs.cli.BuildShardsCommand;
 import dev.infuse.jobs.cli.ChunkCommand;
 import dev.infuse.jobs.cli.EmbedCommand;
+import dev.infuse.jobs.cli.FitScalingCommand;
 import dev.infuse.jobs.cli.GenDocsCommand;
 import dev.infuse.jobs.cli.GenQaCommand;
+import dev.infuse.jobs.cli.IndexCommand;
 import dev.infuse.jobs.cli.IngestCommand;
 import dev.infuse.jobs.cli.ReportCommand;
-import dev.infuse.jobs.cli.TrainCommand;
+import dev.infuse.jobs.cli.RetrieveCommand;
 import dev.infuse.jobs.cli.ScoreCommand;
-import dev.infuse.jobs.cli.FitScalingCommand;
+import dev.infuse.jobs.cli.TrainCommand;
 import dev.infuse.jobs.demo.DemoCommand;
 import dev.infuse.jobs.sql.SqlCommand;
 import dev.infuse.jobs.validate.ValidateCommand;
@@ -28,8 +30,9 @@ import picocli.CommandLine.Spec;
     description = {"Apache Spark batch jobs for LLM post-training data and evaluation.",
         "Every job takes --config FILE, --set key=value, --warehouse DIR|URI and --help."},
     subcommands = {IngestCommand.class, ChunkCommand.class, EmbedCommand.class, GenQaCommand.class, GenDocsCommand.class,
-        TrainCommand.class, BuildShardsCommand.class, AnswerCommand.class, ScoreCommand.class, FitScalingCommand.class,
-        ReportCommand.class, SqlCommand.class, ValidateCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
+        TrainCommand.class, BuildShardsCommand.class, IndexCommand.class, RetrieveCommand.class, AnswerCommand.class,
+        ScoreCommand.class, FitScalingCommand.class, ReportCommand.class, SqlCommand.class, ValidateCommand.class,
+        DemoCommand.class, CommandLine.HelpCommand.class},
     footer = {"", "Run 'infuse JOB --help' for a job's options. Docs: README.md, docs/ARCHITECTURE.md."})
 public final class Main implements java.util.concurrent.Callable<Integer> {
   @Spec

@@ -26,7 +26,9 @@ public record InfuseConfig(
     DemoConfig demo,
     ReportConfig report,
     ScoreConfig score,
-    AnswerConfig answer) {
+    AnswerConfig answer,
+    IndexConfig index,
+    RetrieveConfig retrieve) {
 
   /**
    * Settings every job shares.
@@ -318,6 +320,31 @@ public record InfuseConfig(
       double temperature,
       int maxQuestions) {}
 
+  /**
+   * The {@code index} job: Lucene BM25 shards over {@code chunks}, and the chunks' embeddings for
+   * {@code embed.model}.
+   *
+   * @param chunksPerShard a corpus with n chunks gets ceil(n / chunks_per_shard) shards; a document's chunks
+   *     always share one shard
+   * @param dense also bring {@code chunk_embeddings} up to date for {@code embed.model} (what {@code embed} does)
+   */
+  public record IndexConfig(int chunksPerShard, boolean dense) {}
+
+  /**
+   * The {@code retrieve} job. See defaults.yaml for each key.
+   *
+   * @param retriever bm25, dense or hybrid (reciprocal-rank fusion of the two)
+   * @param k chunks retrieved per question
+   * @param scoping auto (a question with a doc_id searches its document, one without the corpus), document or corpus
+   * @param rrfK the RRF constant: a chunk scores the sum of 1 / (rrf_k + rank)
+   * @param rrfDepth for hybrid: how many chunks of each ranking are fused (>= k)
+   * @param recallKs the k of each recall@k row; those above {@code k} are skipped (a run retrieves only k)
+   * @param benchmark only this benchmark's questions; null for every question with indexed documents
+   * @param maxQuestions the first N questions by question_id; 0 for all
+   */
+  public record RetrieveConfig(String retriever, int k, String scoping, int rrfK, int rrfDepth,
+      java.util.List<Integer> recallKs, String benchmark, int maxQuestions) {}
+
   /** Every semantic problem, as "key: got X, expected Y"; empty when the config is usable. */
   public List<String> problems() {
     List<String> problems = new ArrayList<>();
@@ -392,6 +419,7 @@ public record InfuseConfig(
     problems.addAll(reportProblems());
     problems.addAll(scoreProblems());
     problems.addAll(answerProblems());
+    problems.addAll(retrievalProblems());
     return problems;
   }
 
@@ -518,6 +546,38 @@ public record InfuseConfig(
     }
     if (answer.maxQuestions() < 0) {
       problems.add("answer.max_questions: got " + answer.maxQuestions() + ", expected >= 0 (0 for all)");
+    }
+    return problems;
+  }
+
+  private List<String> retrievalProblems() {
+    List<String> problems = new ArrayList<>();
+    if (index.chunksPerShard() < 1) {
+      problems.add("index.chunks_per_shard: got " + index.chunksPerShard() + ", expected an integer >= 1");
+    }
+    if (!java.util.List.of("bm25", "dense", "hybrid").contains(retrieve.retriever())) {
+      problems.add("retrieve.retriever: got " + retrieve.retriever() + ", expected bm25, dense or hybrid");
+    }
+    if (retrieve.k() < 1) {
+      problems.add("retrieve.k: got " + retrieve.k() + ", expected an integer >= 1");
+    }
+    if (!java.util.List.of("auto", "document", "corpus").contains(retrieve.scoping())) {
+      problems.add("retrieve.scoping: got " + retrieve.scoping() + ", expected auto, document or corpus");
+    }
+    if (retrieve.rrfK() < 0) {
+      problems.add("retrieve.rrf_k: got " + retrieve.rrfK() + ", expected an integer >= 0");
+    }
+    if (retrieve.rrfDepth() < retrieve.k()) {
+      problems.add("retrieve.rrf_depth: got " + retrieve.rrfDepth() + ", expected an integer >= retrieve.k ("
+          + retrieve.k() + ")");
+    }
+    for (Integer k : retrieve.recallKs()) {
+      if (k == null || k < 1) {
+        problems.add("retrieve.recall_ks: got " + k + ", expected integers >= 1");
+      }
+    }
+    if (retrieve.maxQuestions() < 0) {
+      problems.add("retrieve.max_questions: got " + retrieve.maxQuestions() + ", expected >= 0 (0 for all)");
     }
     return problems;
   }

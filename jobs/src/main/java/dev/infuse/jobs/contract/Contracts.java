@@ -20,7 +20,8 @@ public final class Contracts {
   /** The tables this build knows, in the order {@code validate} and the docs list them. */
   public static final List<String> TABLES = List.of("documents", "questions", "chunks", "chunk_embeddings", "quarantine",
       "runs", "llm_calls", "synthetic_qa", "synthetic_docs", "train_metrics", "shard_manifest", "shard_dedup_drops",
-      "decontamination_hits", "predictions", "scores", "score_comparisons", "scaling_fits");
+      "decontamination_hits", "retrievals", "retrieval_recall", "predictions", "scores", "score_comparisons",
+      "scaling_fits");
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
