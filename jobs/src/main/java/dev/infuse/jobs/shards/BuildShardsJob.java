@@ -102,6 +102,13 @@ public final class BuildShardsJob {
     ShardOutput output = new ShardOutput(outputUri(mixture));
     String configHash = Keys.sha256Hex(ConfigJson.canonical(options), ConfigJson.canonical(mixture), tokenizerSha);
     Dataset<Row> questions = options.decontamination().enabled() ? questions(warehouse) : null;
+    if (upToDate(output, configHash, warehouse)) {
+      run.out().printf(Locale.ROOT, "build-shards: %s is up to date (config %s, same input table versions); nothing to"
+          + " write%n", output.uri(), configHash.substring(0, 12));
+      run.out().flush();
+      long read = ShardSources.read(spark, warehouse, options.corpus(), options.replay()).count();
+      return new RunCounts(read, read, 0, Map.of("up_to_date", 1L));
+    }
 
     List<Dataset<Row>> persisted = new ArrayList<>();
     NearDuplicates.Result dedup = null;
@@ -433,13 +440,7 @@ public final class BuildShardsJob {
     info.put("qa_template", QaTemplate.ID);
     info.put("dedup", options.dedup());
     info.put("decontamination", options.decontamination());
-    Map<String, Long> versions = new TreeMap<>();
-    for (String table : List.of("documents", "synthetic_qa", "synthetic_docs", "questions")) {
-      if (warehouse.exists(table)) {
-        versions.put(table, warehouse.version(table));
-      }
-    }
-    info.put("input_table_versions", versions);
+    info.put("input_table_versions", inputVersions(warehouse));
     return info;
   }
 
@@ -538,6 +539,44 @@ public final class BuildShardsJob {
           files.stream().mapToLong(ShardFilesTask.Written::tokens).sum(), output.formatUri(format));
     }
     out.flush();
+  }
+
+  /** The Delta versions of the tables a build reads (and the replay table's, when replay names one). */
+  private Map<String, Long> inputVersions(Warehouse warehouse) {
+    Map<String, Long> versions = new TreeMap<>();
+    List<String> tables = new ArrayList<>(List.of("documents", "synthetic_qa", "synthetic_docs", "questions"));
+    if (options.replay() != null && warehouse.exists(options.replay())) {
+      tables.add(options.replay());
+    }
+    for (String table : tables) {
+      if (warehouse.exists(table)) {
+        versions.put(table, warehouse.version(table));
+      }
+    }
+    return versions;
+  }
+
+  /**
+   * Whether {@code output} already holds a finished build of this config over these table versions: then a
+   * rerun has nothing to write. A replay corpus given as a path is never known to be unchanged.
+   */
+  private boolean upToDate(ShardOutput output, String configHash, Warehouse warehouse) {
+    if (options.replay() != null && !warehouse.exists(options.replay())) {
+      return false;
+    }
+    var hadoop = run.spark().sparkContext().hadoopConfiguration();
+    String completed = output.readText(ShardOutput.COMPLETED, hadoop);
+    String info = output.readText("info.json", hadoop);
+    if (completed == null || info == null || !completed.trim().equals(configHash)) {
+      return false;
+    }
+    try {
+      Map<String, Long> built = JSON.convertValue(JSON.readTree(info).get("input_table_versions"),
+          new com.fasterxml.jackson.core.type.TypeReference<Map<String, Long>>() {});
+      return inputVersions(warehouse).equals(built);
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      return false;
+    }
   }
 
   private static Map<String, Long> countBySource(Dataset<Row> texts) {

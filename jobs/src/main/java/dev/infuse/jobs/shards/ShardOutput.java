@@ -118,6 +118,22 @@ final class ShardOutput implements Serializable {
     }
   }
 
+  /** A small text file at the top of the output, or null when there is none. */
+  String readText(String name, Configuration conf) {
+    try {
+      org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(uri, name);
+      FileSystem fs = path.getFileSystem(conf);
+      if (!fs.exists(path)) {
+        return null;
+      }
+      try (var in = fs.open(path)) {
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + uri + "/" + name, e);
+    }
+  }
+
   /** A scratch directory on this machine for a remote output; null for a local one. */
   Path scratch() {
     if (local) {

@@ -230,6 +230,14 @@ class BuildShardsJobTest {
   void theSameSeedGivesTheSameBytesAndAnotherSeedReordersTheSameTexts() throws Exception {
     assertThat(build("out/a", "all-once.yaml").code()).isZero();
     assertThat(build("out/b", "all-once.yaml").code()).isZero();
+    // The same build again, over the same table versions, is up to date: it writes nothing.
+    Warehouse w = new Warehouse(SPARK, warehouse);
+    long manifestVersion = w.version("shard_manifest");
+    long completedAt = Files.getLastModifiedTime(Path.of(warehouse, "out/a/COMPLETED")).toMillis();
+    CliResult again = build("out/a", "all-once.yaml");
+    assertThat(again.out()).as(again.toString()).contains("is up to date");
+    assertThat(w.version("shard_manifest")).isEqualTo(manifestVersion);
+    assertThat(Files.getLastModifiedTime(Path.of(warehouse, "out/a/COMPLETED")).toMillis()).isEqualTo(completedAt);
     assertThat(build("out/c", "all-once.yaml", "--seed", "8").code()).isZero();
     Map<String, String> a = checksums(Path.of(warehouse, "out/a"));
     assertThat(a).hasSize(4 + 3); // parquet, jsonl, bin + idx; info.json, stats.json, COMPLETED
