@@ -1,5 +1,7 @@
 package dev.infuse.jobs.score;
 
+import dev.infuse.udfs.answer.PromptFormat;
+import dev.infuse.udfs.answer.PromptFormats;
 import dev.infuse.udfs.score.MultipleChoiceMetrics;
 import dev.infuse.udfs.score.NumericGrader;
 import java.util.ArrayList;
@@ -91,7 +93,8 @@ final class GradeRows implements FlatMapFunction<Iterator<Row>, Row> {
             + options.size() + " options, expected one log-likelihood per option");
       }
       double[] lls = scores.stream().mapToDouble(Double::doubleValue).toArray();
-      accNorm = MultipleChoiceMetrics.accNorm(lls, options) == p.<Integer>getAs("gold_index");
+      List<String> scored = scoredChoices(p.getAs("benchmark"), options);
+      accNorm = MultipleChoiceMetrics.accNorm(lls, scored) == p.<Integer>getAs("gold_index");
     }
     if (!p.isNullAt(p.fieldIndex("correct"))) {
       return row(p, GRADED, p.getAs("correct"), accNorm, BY_ANSWER, answer, null);
@@ -113,6 +116,19 @@ final class GradeRows implements FlatMapFunction<Iterator<Row>, Row> {
       case NOT_NUMERIC -> "numeric".equals(type) ? row(p, GRADED, false, accNorm, BY_NUMERIC, answer, null)
           : row(p, JUDGE, null, accNorm, null, answer, null);
     };
+  }
+
+  /**
+   * The texts the answer job scored, which acc_norm divides by: the options as its prompt format renders
+   * them (for NLI, True / Neither / False rather than the stored labels).
+   */
+  static List<String> scoredChoices(String benchmark, List<String> options) {
+    try {
+      PromptFormat format = PromptFormats.forBenchmark(benchmark);
+      return format.supportsLoglikelihood() ? format.loglikelihoodChoices(options) : options;
+    } catch (IllegalArgumentException unknownBenchmark) {
+      return options;
+    }
   }
 
   private static Row row(Row p, String status, Boolean correct, Boolean accNorm, String grader, String answer, String reason) {

@@ -63,4 +63,18 @@ class GradeRowsTest {
         SparkRows.seq(scores), null, "h", true, "Q?", SparkRows.seq(options), gold, goldIndex, type,
         SparkRows.seq(List.<String>of())}, INPUT);
   }
+
+  @Test
+  void accNormDividesByTheTextsTheAnswerJobScored() {
+    // ANLI is scored as True / Neither / False, not as its labels: the lengths differ, and so does acc_norm.
+    List<String> labels = List.of("entailment", "neutral", "contradiction");
+    assertThat(GradeRows.scoredChoices("anli", labels)).containsExactly("True", "Neither", "False");
+    double[] logLikelihoods = {-8.0, -7.5, -9.0};
+    assertThat(dev.infuse.udfs.score.MultipleChoiceMetrics.accNorm(logLikelihoods, GradeRows.scoredChoices("anli", labels)))
+        .isEqualTo(1);
+    assertThat(dev.infuse.udfs.score.MultipleChoiceMetrics.accNorm(logLikelihoods, labels)).isEqualTo(2);
+    // Option benchmarks score the options themselves; an unknown benchmark keeps them as they are.
+    assertThat(GradeRows.scoredChoices("quality", List.of("a cat", "two dogs"))).containsExactly("a cat", "two dogs");
+    assertThat(GradeRows.scoredChoices("unknown", labels)).isEqualTo(labels);
+  }
 }

@@ -130,10 +130,18 @@ public final class PromptFormat implements Serializable {
    * contradiction.
    */
   public List<String> loglikelihoodChoices(AnswerInput input) {
-    requireLoglikelihood();
     requireOptions(input);
-    List<String> choices = new ArrayList<>(input.options().size());
-    for (String option : input.options()) {
+    return loglikelihoodChoices(input.options());
+  }
+
+  /**
+   * {@link #loglikelihoodChoices(AnswerInput)} from the options alone: what {@code score} divides by for
+   * acc_norm, so that it normalises by the texts that were scored.
+   */
+  public List<String> loglikelihoodChoices(List<String> options) {
+    requireLoglikelihood();
+    List<String> choices = new ArrayList<>(options.size());
+    for (String option : options) {
       String text = kind == Kind.LABEL ? NLI_CHOICES.getOrDefault(option.toLowerCase(Locale.ROOT), option) : option;
       choices.add(oneLine(text));
     }

@@ -41,6 +41,9 @@ class PromptFilesTest {
       GenerationTask.ENTITY_DOC, Set.of(GenerationTask.DOCUMENT, GenerationTask.ENTITIES_VAR),
       GenerationTask.FOCAL, Set.of(GenerationTask.DOCUMENT, GenerationTask.QUESTIONS));
 
+  /** Prompts that grade rather than generate (score's judge), with exactly the variables they are given. */
+  private static final Map<String, Set<String>> GRADING = Map.of("financebench-judge", Set.of("question", "gold", "answer"));
+
   @Test
   void everyPromptFileDeclaresAKnownIdAVersionAndOnlyItsKindsVariables() throws IOException {
     Path dir = RepoPaths.repoRoot().resolve("conf/prompts");
@@ -56,20 +59,25 @@ class PromptFilesTest {
       Matcher version = VERSION.matcher(yaml);
       assertThat(version.find()).as(file + " has a version: line").isTrue();
       assertThat(Integer.parseInt(version.group(1))).as(file + " version").isGreaterThanOrEqualTo(1);
-      String kind = KIND_BY_ID.get(id.group(1));
-      assertThat(kind).as(file + ": id " + id.group(1) + " is a known generation prompt").isNotNull();
       assertThat(seen.put(id.group(1), file)).as("id " + id.group(1) + " defined twice").isNull();
       assertThat(yaml).as(file + " has messages").contains("messages:").contains("role: system").contains("role: user");
-
       Set<String> used = new HashSet<>();
       Matcher placeholder = PLACEHOLDER.matcher(yaml);
       while (placeholder.find()) {
         used.add(placeholder.group(1));
       }
+      if (GRADING.containsKey(id.group(1))) {
+        assertThat(used).as(file + " placeholders").isEqualTo(GRADING.get(id.group(1)));
+        continue;
+      }
+      String kind = KIND_BY_ID.get(id.group(1));
+      assertThat(kind).as(file + ": id " + id.group(1) + " is a known generation or grading prompt").isNotNull();
       assertThat(GenerationTask.variables(kind)).as(file + " placeholders").containsAll(used);
       assertThat(used).as(file + " uses the variables its task needs").containsAll(REQUIRED.get(kind));
     }
-    assertThat(seen.keySet()).containsExactlyInAnyOrderElementsOf(KIND_BY_ID.keySet());
+    Set<String> expected = new HashSet<>(KIND_BY_ID.keySet());
+    expected.addAll(GRADING.keySet());
+    assertThat(seen.keySet()).containsExactlyInAnyOrderElementsOf(expected);
     for (String style : GenerationTask.STYLES) {
       assertThat(seen).containsKey(GenerationTask.promptId(GenerationTask.REPHRASE, style));
     }
