@@ -187,8 +187,11 @@ class ScoreJobTest {
 
   private static Row prediction(String runId, String questionId, String benchmark, String setting, String mode, String answer,
       Boolean correct, List<Double> optionScores, Long syntheticTokens) {
+    // As the predictions contract has them: retrieved chunks for the rag settings, a call key for generate.
+    boolean rag = setting.endsWith("rag");
     return RowFactory.create(runId, questionId, benchmark, setting, "djl", "tiny", mode, "mcq@1", answer, answer, correct,
-        null, null, SparkRows.seq(optionScores), null, syntheticTokens, "hash-" + runId);
+        rag ? "hybrid" : null, rag ? SparkRows.seq(List.of("chunk-1")) : null, SparkRows.seq(optionScores),
+        mode.equals("generate") ? "call-" + runId + "-" + questionId : null, syntheticTokens, "hash-" + runId);
   }
 
   private static Row scoreRow(String runId, String setting, double value, Long tokens) {
