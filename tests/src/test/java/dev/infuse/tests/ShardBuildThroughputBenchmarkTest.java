@@ -31,12 +31,13 @@ import org.junit.jupiter.api.Test;
  * <pre>mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark -Dtest=ShardBuildThroughputBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false</pre>
  *
  * <p>Sizes: {@code -Dbench.shardTexts} (default 20000) for the comparison, {@code -Dbench.shardBase}
- * (default 5000) for the growth series.
+ * (default 5000) for the growth series, {@code -Dbench.shardGrowth=false} to skip it.
  */
 @Tag("benchmark")
 class ShardBuildThroughputBenchmarkTest {
   private static final int TEXTS = Integer.getInteger("bench.shardTexts", 20_000);
   private static final int BASE = Integer.getInteger("bench.shardBase", 5_000);
+  private static final boolean GROWTH = Boolean.parseBoolean(System.getProperty("bench.shardGrowth", "true"));
   private static final String[] COMMON_WORDS = ("the of and a to in is was that for it with as his on be at by had"
       + " are but from or have an they which one were you her all she there would their we him been has when who will"
       + " more no if out so said what up its about into than them can only other new some could time these two may"
@@ -89,7 +90,7 @@ class ShardBuildThroughputBenchmarkTest {
 
     // The whole job as users run it, at growing sizes.
     double base = 0;
-    for (int factor : new int[] {1, 2, 4, 8}) {
+    for (int factor : GROWTH ? new int[] {1, 2, 4, 8} : new int[0]) {
       String grown = warehouse(spark, texts(BASE * factor, 2));
       long started = System.nanoTime();
       build(grown, home, "full", new String[0]);

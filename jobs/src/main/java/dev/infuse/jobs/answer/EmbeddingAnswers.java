@@ -16,9 +16,10 @@ import org.apache.spark.sql.Row;
 
 /**
  * The model-free answer mode on one partition: the embedder (loaded once per executor JVM) picks the
- * option most similar to the context. The context is the retrieved chunks; in closed book the question's
- * document, or for a choice question without one the question itself (a free or numeric question without
- * any context gets no answer, counted wrong, rather than an echo of itself).
+ * option most similar to the context. The context is the retrieved chunks; in closed book the question
+ * itself, since a closed-book reader must not see the article (an NLI question's premise is part of the
+ * question, so it is the context there). A free or numeric question without any context gets no answer,
+ * counted wrong, rather than an echo of itself.
  */
 final class EmbeddingAnswers implements FlatMapFunction<Iterator<Row>, Row> {
   private static final long serialVersionUID = 1L;
@@ -58,12 +59,12 @@ final class EmbeddingAnswers implements FlatMapFunction<Iterator<Row>, Row> {
     if (!input.passages().isEmpty()) {
       context = input.passages();
       source = input.passages().size() + " retrieved chunk(s)";
-    } else if (AnswerInputs.documentText(row) != null) {
+    } else if (documentIsPremise && AnswerInputs.documentText(row) != null) {
       context = List.of(AnswerInputs.documentText(row));
-      source = "the question's document";
+      source = "the premise";
     } else if (input.hasOptions()) {
       context = List.of(input.question());
-      source = "the question itself (no document, closed book)";
+      source = "the question itself (closed book)";
     } else {
       // A free or numeric answer taken from the question would only echo it: nothing to answer from.
       return rows.prediction(input, AnswerInputs.chunkIds(row), EmbeddingAnswerer.tag(input),

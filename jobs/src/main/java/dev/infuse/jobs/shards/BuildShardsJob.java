@@ -173,7 +173,8 @@ public final class BuildShardsJob {
       int shards = (int) Math.max(1, Math.min(Integer.MAX_VALUE,
           (plannedTokens + options.tokensPerShard() - 1) / options.tokensPerShard()));
 
-      JavaPairRDD<ShardOrder, Row> sampled = good.javaRDD().flatMapToPair(new SampledRows(mixture.seed(), epochs, shards));
+      JavaPairRDD<ShardOrder, ShardText> sampled = good.javaRDD()
+          .flatMapToPair(new SampledRows(mixture.seed(), epochs, shards, options.formats().contains("jsonl")));
       Map<String, long[]> expected = sampledBySource(sampled);
       output.clear(options.formats(), spark.sparkContext().hadoopConfiguration());
       ShardFilesTask.Spec spec = new ShardFilesTask.Spec(output, options.formats(), shards, options.sequenceLength(),
@@ -247,8 +248,14 @@ public final class BuildShardsJob {
         spec.documentWeights(), spec.maxEpochs(), options.seed());
   }
 
-  /** Fails before any heavy stage when the mixture gives a share to a source with no rows at all. */
+  /**
+   * Fails before any heavy stage when a mixture with a token target gives a share to a source with no rows
+   * at all (without a target the shares are not applied).
+   */
   private static void requireSourcesForShares(MixtureSpec mixture, Map<String, Long> readBySource) {
+    if (mixture.totalTokens() == 0) {
+      return;
+    }
     List<String> problems = new ArrayList<>();
     mixture.shares().forEach((source, share) -> {
       if (share > 0 && readBySource.getOrDefault(source, 0L) == 0) {
@@ -300,9 +307,9 @@ public final class BuildShardsJob {
   }
 
   /** Per source: [documents, tokens] the sample holds, counted apart from the writers, to check them. */
-  private static Map<String, long[]> sampledBySource(JavaPairRDD<ShardOrder, Row> sampled) {
+  private static Map<String, long[]> sampledBySource(JavaPairRDD<ShardOrder, ShardText> sampled) {
     Map<String, long[]> bySource = new TreeMap<>();
-    sampled.mapToPair(pair -> new Tuple2<>(pair._1().source(), new long[] {1, pair._2().getList(2).size() + 1L}))
+    sampled.mapToPair(pair -> new Tuple2<>(pair._1().source(), new long[] {1, pair._2().ids().length + 1L}))
         .reduceByKey((a, b) -> new long[] {a[0] + b[0], a[1] + b[1]})
         .collect()
         .forEach(pair -> bySource.put(pair._1(), pair._2()));

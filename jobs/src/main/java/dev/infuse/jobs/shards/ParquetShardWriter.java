@@ -8,14 +8,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
+import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -28,8 +27,8 @@ import org.apache.parquet.schema.Types;
  * columns use Parquet's standard three-level LIST layout, which Spark, pyarrow and HuggingFace
  * {@code datasets} read as integer arrays.
  *
- * <p>It goes through parquet-mr's example writer straight to a {@link DigestingFileOutput}, not through a
- * Spark write: the file gets its final, deterministic name, its SHA-256 as it streams, and an atomic
+ * <p>It goes through parquet-mr's writer (with its own write support) straight to a
+ * {@link DigestingFileOutput}, not through a Spark write: the file gets its final, deterministic name, its SHA-256 as it streams, and an atomic
  * publish, and the same sequences always give the same bytes (parquet-mr writes no timestamps).
  */
 public final class ParquetShardWriter implements Closeable {
@@ -44,8 +43,7 @@ public final class ParquetShardWriter implements Closeable {
       .named("infuse_token_shard");
 
   private final DigestingFileOutput out;
-  private final ParquetWriter<Group> writer;
-  private final SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
+  private final ParquetWriter<Row> writer;
   private final int shard;
   private long sequences;
   private boolean closed;
@@ -54,8 +52,7 @@ public final class ParquetShardWriter implements Closeable {
     this.shard = shard;
     try {
       this.out = new DigestingFileOutput(path);
-      this.writer = ExampleParquetWriter.builder(new StreamOutputFile(out))
-          .withType(SCHEMA)
+      this.writer = new Builder(new StreamOutputFile(out))
           .withConf(new Configuration(false))
           .withCompressionCodec(CompressionCodecName.SNAPPY)
           .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
@@ -71,15 +68,10 @@ public final class ParquetShardWriter implements Closeable {
    * @param padding its trailing padding tokens: the only tokens {@code loss_mask} excludes
    */
   public void write(PackedSequence sequence, int padding) {
-    Group row = groups.newGroup().append("shard", shard).append("sequence", sequences);
-    list(row.addGroup("input_ids"), sequence.inputIds());
-    list(row.addGroup("document_lengths"), sequence.documentLengths());
     int[] lossMask = new int[sequence.inputIds().length];
     java.util.Arrays.fill(lossMask, 0, lossMask.length - padding, 1);
-    list(row.addGroup("loss_mask"), lossMask);
-    list(row.addGroup("answer_mask"), sequence.lossMask());
     try {
-      writer.write(row);
+      writer.write(new Row(shard, sequences, sequence, lossMask));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write Parquet shard " + shard + " sequence " + sequences, e);
     }
@@ -119,9 +111,75 @@ public final class ParquetShardWriter implements Closeable {
     }
   }
 
-  private static void list(Group list, int[] values) {
-    for (int value : values) {
-      list.addGroup("list").append("element", value);
+  /** One Parquet row: a sequence with its place and its padding-only loss mask. */
+  private record Row(int shard, long sequence, PackedSequence packed, int[] lossMask) {}
+
+  /**
+   * Writes rows straight to parquet-mr's record consumer: one call per value, no object per list element
+   * (the example writer's Group objects cost about as much as tokenizing).
+   */
+  private static final class RowWriteSupport extends WriteSupport<Row> {
+    private RecordConsumer consumer;
+
+    @Override
+    public WriteContext init(Configuration configuration) {
+      return new WriteContext(SCHEMA, java.util.Map.of());
+    }
+
+    @Override
+    public void prepareForWrite(RecordConsumer recordConsumer) {
+      this.consumer = recordConsumer;
+    }
+
+    @Override
+    public void write(Row row) {
+      consumer.startMessage();
+      consumer.startField("shard", 0);
+      consumer.addInteger(row.shard());
+      consumer.endField("shard", 0);
+      consumer.startField("sequence", 1);
+      consumer.addLong(row.sequence());
+      consumer.endField("sequence", 1);
+      list("input_ids", 2, row.packed().inputIds());
+      list("document_lengths", 3, row.packed().documentLengths());
+      list("loss_mask", 4, row.lossMask());
+      list("answer_mask", 5, row.packed().lossMask());
+      consumer.endMessage();
+    }
+
+    /** A required LIST: group { repeated group list { required int32 element } }. */
+    private void list(String name, int index, int[] values) {
+      consumer.startField(name, index);
+      consumer.startGroup();
+      if (values.length > 0) {
+        consumer.startField("list", 0);
+        for (int value : values) {
+          consumer.startGroup();
+          consumer.startField("element", 0);
+          consumer.addInteger(value);
+          consumer.endField("element", 0);
+          consumer.endGroup();
+        }
+        consumer.endField("list", 0);
+      }
+      consumer.endGroup();
+      consumer.endField(name, index);
+    }
+  }
+
+  private static final class Builder extends ParquetWriter.Builder<Row, Builder> {
+    Builder(OutputFile file) {
+      super(file);
+    }
+
+    @Override
+    protected Builder self() {
+      return this;
+    }
+
+    @Override
+    protected WriteSupport<Row> getWriteSupport(Configuration conf) {
+      return new RowWriteSupport();
     }
   }
 

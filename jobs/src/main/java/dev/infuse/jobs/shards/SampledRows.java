@@ -15,33 +15,52 @@ import scala.Tuple2;
  * so any partitioning of the input gives the same sample.
  *
  * <p>Input rows are {@link TrainingTextRows#SCHEMA} rows without a failure reason; each output value is
- * the input row itself.
+ * the row's {@link ShardText}, shared by its repetitions.
  */
-final class SampledRows implements PairFlatMapFunction<Row, ShardOrder, Row> {
+final class SampledRows implements PairFlatMapFunction<Row, ShardOrder, ShardText> {
   private static final long serialVersionUID = 1L;
 
   private final long seed;
   private final Map<String, Double> epochs;
   private final int shards;
+  private final boolean keepText;
 
-  /** @param epochs planned passes per source; a source not in the map is not sampled */
-  SampledRows(long seed, Map<String, Double> epochs, int shards) {
+  /**
+   * @param epochs planned passes per source; a source not in the map is not sampled
+   * @param keepText whether the values carry the text (only JSONL shards need it)
+   */
+  SampledRows(long seed, Map<String, Double> epochs, int shards, boolean keepText) {
     this.seed = seed;
     this.epochs = Map.copyOf(epochs);
     this.shards = shards;
+    this.keepText = keepText;
   }
 
   @Override
-  public Iterator<Tuple2<ShardOrder, Row>> call(Row row) {
+  public Iterator<Tuple2<ShardOrder, ShardText>> call(Row row) {
     StatelessSampler sampler = new StatelessSampler(seed);
     String source = row.getString(0);
     String rowId = row.getString(1);
-    List<Tuple2<ShardOrder, Row>> out = new ArrayList<>();
-    for (int repetition : sampler.repetitions(source, rowId, epochs.getOrDefault(source, 0.0))) {
+    List<Integer> repetitions = sampler.repetitions(source, rowId, epochs.getOrDefault(source, 0.0));
+    if (repetitions.isEmpty()) {
+      return java.util.Collections.emptyIterator();
+    }
+    ShardText text = new ShardText(ints(row.getList(2)), row.isNullAt(3) ? null : ints(row.getList(3)),
+        keepText ? row.getString(5) : null);
+    List<Tuple2<ShardOrder, ShardText>> out = new ArrayList<>(repetitions.size());
+    for (int repetition : repetitions) {
       long orderKey = sampler.orderKey(source, rowId, repetition);
       int shard = (int) Long.remainderUnsigned(orderKey, shards);
-      out.add(new Tuple2<>(new ShardOrder(shard, orderKey, source, rowId, repetition), row));
+      out.add(new Tuple2<>(new ShardOrder(shard, orderKey, source, rowId, repetition), text));
     }
     return out.iterator();
+  }
+
+  private static int[] ints(List<Integer> values) {
+    int[] out = new int[values.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = values.get(i);
+    }
+    return out;
   }
 }

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.api.java.function.Function2;
-import org.apache.spark.sql.Row;
 import scala.Tuple2;
 
 /**
@@ -26,7 +25,7 @@ import scala.Tuple2;
  * pair one document per text (its tokens and EOS; Megatron packs at training time). Everything streams:
  * one packed sequence is in memory at a time. Returns what it wrote, per format.
  */
-final class ShardFilesTask implements Function2<Integer, Iterator<Tuple2<ShardOrder, Row>>, Iterator<ShardFilesTask.Written>> {
+final class ShardFilesTask implements Function2<Integer, Iterator<Tuple2<ShardOrder, ShardText>>, Iterator<ShardFilesTask.Written>> {
   private static final long serialVersionUID = 1L;
 
   /**
@@ -59,7 +58,7 @@ final class ShardFilesTask implements Function2<Integer, Iterator<Tuple2<ShardOr
   }
 
   @Override
-  public Iterator<Written> call(Integer shard, Iterator<Tuple2<ShardOrder, Row>> rows) {
+  public Iterator<Written> call(Integer shard, Iterator<Tuple2<ShardOrder, ShardText>> rows) {
     Path scratch = spec.output().scratch();
     List<Closeable> open = new ArrayList<>();
     try {
@@ -89,14 +88,12 @@ final class ShardFilesTask implements Function2<Integer, Iterator<Tuple2<ShardOr
         }
       })) {
         while (rows.hasNext()) {
-          Tuple2<ShardOrder, Row> next = rows.next();
+          Tuple2<ShardOrder, ShardText> next = rows.next();
           ShardOrder order = next._1();
-          Row row = next._2();
-          int[] ids = ints(row.getList(2));
-          int[] mask = row.isNullAt(3) ? null : ints(row.getList(3));
-          packing.add(new TokenizedText(order.source(), order.rowId(), ids, mask));
+          int[] ids = next._2().ids();
+          packing.add(new TokenizedText(order.source(), order.rowId(), ids, next._2().answerMask()));
           if (jsonl != null) {
-            jsonl.write(documentId(order), order.source(), row.getString(5));
+            jsonl.write(documentId(order), order.source(), next._2().text());
           }
           if (megatron != null) {
             int[] document = Arrays.copyOf(ids, ids.length + 1);
@@ -154,14 +151,6 @@ final class ShardFilesTask implements Function2<Integer, Iterator<Tuple2<ShardOr
     List<WrittenFile> described = files.stream()
         .map(f -> new WrittenFile(f.path().getFileName().toString(), f.bytes(), f.sha256())).toList();
     return new Written(format, shard, described, sequences, documents, tokens, padding, new TreeMap<>(composition));
-  }
-
-  private static int[] ints(List<Integer> values) {
-    int[] out = new int[values.size()];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = values.get(i);
-    }
-    return out;
   }
 
   private static void deleteScratch(Path scratch) {

@@ -73,7 +73,7 @@ class AnswerJobTest {
   }
 
   @Test
-  void closedBookWithTheModelFreeDefaultAnswersFromTheDocument() {
+  void closedBookWithTheModelFreeDefaultAnswersFromTheQuestionAlone() {
     CliResult result = SparkTestSession.cli("answer", "--warehouse", warehouse, "--benchmark", "quality",
         "--max-questions", "4");
     assertThat(result.code()).as(result.toString()).isZero();
@@ -87,7 +87,8 @@ class AnswerJobTest {
       assertThat(p.<String>getAs("backend")).isEqualTo("extractive");
       assertThat(p.<String>getAs("model")).isEqualTo("all-minilm-l6-v2");
       assertThat(p.<String>getAs("prompt_version")).isEqualTo("embedding-option@1");
-      assertThat(p.<String>getAs("raw_output")).contains("against the question's document");
+      // Closed book never reads the article: the options are compared with the question itself.
+      assertThat(p.<String>getAs("raw_output")).contains("against the question itself (closed book)");
       assertThat(p.getList(p.fieldIndex("option_scores"))).hasSize(4);
       assertThat(p.<Object>getAs("chunk_ids")).isNull();
       assertThat(p.<Object>getAs("synthetic_tokens")).isNull();

@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * Turns a {@link MixtureSpec} and the tokens each source has into a per-source plan. A source with a
- * positive share and no tokens is an error (the mixture cannot be what it says); a source that has
+ * positive share and no tokens is an error when the mixture has a token target (it cannot be what it
+ * says); a source that has
  * too few tokens even at {@code max_epochs} is planned at that cap and its shortfall reported, so the
  * manifest says how far the shards fall from the mixture.
  */
@@ -29,7 +30,8 @@ public final class MixturePlanner {
     }
     Map<String, Double> shares = spec.shares();
     for (Map.Entry<String, Double> share : shares.entrySet()) {
-      if (share.getValue() > 0 && available.getOrDefault(share.getKey(), 0L) <= 0) {
+      // With total_tokens 0 the shares are not applied (every token once), so an empty source is no contradiction.
+      if (spec.totalTokens() > 0 && share.getValue() > 0 && available.getOrDefault(share.getKey(), 0L) <= 0) {
         problems.add("source " + share.getKey() + ": empty, but the mixture gives it a share of "
             + String.format(java.util.Locale.ROOT, "%.4f", share.getValue()) + "; expected tokens in it, or a share of 0");
       }

@@ -46,6 +46,12 @@ class MixtureTest {
     assertThatThrownBy(() -> MixturePlanner.plan(spec, Map.of("synthetic_qa", 100_000L)))
         .hasMessageContaining("source documents: empty, but the mixture gives it a share of 0.5000");
 
+    // Without a token target the shares are not applied: every source is taken once, empty ones too.
+    Map<String, SourcePlan> natural = MixturePlanner.plan(spec(0, 0.5, 0, Map.of("documents", 1.0), 2),
+        Map.of("synthetic_qa", 100_000L));
+    assertThat(natural.get("synthetic_qa").epochs()).isEqualTo(1.0);
+    assertThat(natural.get("documents").epochs()).isZero();
+
     Map<String, SourcePlan> plan = MixturePlanner.plan(spec, Map.of("synthetic_qa", 100_000L, "documents", 1_000L));
     assertThat(plan.get("synthetic_qa").epochs()).isCloseTo(0.05, within(1e-12));
     assertThat(plan.get("documents").epochs()).isEqualTo(2.0);
