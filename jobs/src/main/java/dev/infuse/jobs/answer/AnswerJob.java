@@ -158,14 +158,7 @@ public final class AnswerJob {
         GeneratedAnswers.REQUESTS).persist(StorageLevel.MEMORY_AND_DISK());
     LlmCallRunner runner = new LlmCallRunner(run, plan.llm());
     LlmCallRunner.Outcome outcome = runner.call(requests);
-    details.put("llm.requests", outcome.requested());
-    details.put("llm.cached", outcome.cached());
-    details.put("llm.called", outcome.called());
-    details.put("llm.failed", outcome.failed());
-    details.put("llm.deferred_by_budget", outcome.deferredByBudget());
-    details.put("llm.tokens_in", outcome.tokensIn());
-    details.put("llm.tokens_out", outcome.tokensOut());
-    details.put("llm.cost_usd_micros", Math.round(runner.cost(outcome) * 1e6));
+    details.putAll(runner.details(outcome));
     run.out().printf(Locale.ROOT, "  llm %s: %d request(s), %d cached, %d called, %d failed, %d deferred by budget;"
         + " %d tokens in, %d out%n", plan.backend(), outcome.requested(), outcome.cached(), outcome.called(),
         outcome.failed(), outcome.deferredByBudget(), outcome.tokensIn(), outcome.tokensOut());

@@ -115,7 +115,7 @@ public final class GenDocsJob {
     for (Row row : documents.groupBy("kind").count().collectAsList()) {
       details.put("synthetic_docs." + row.getString(0), row.getLong(1));
     }
-    Map<String, Long> llm = GenerationCounts.of(runner, outcome);
+    Map<String, Long> llm = runner.details(outcome);
     llm.forEach((k, v) -> details.merge(k, v, Long::sum));
     details.put("synthetic_docs.inserted", write.inserted());
     run.out().printf(Locale.ROOT, "gen-docs: %d source document(s), kinds %s: %d document(s) written, %d quarantined %s%n",
@@ -206,7 +206,7 @@ public final class GenDocsJob {
             GenerationTask.ENTITIES, vars(doc, Map.of(GenerationTask.MAX_ENTITIES, max)))), REQUESTS)
         .persist(StorageLevel.MEMORY_AND_DISK());
     LlmCallRunner.Outcome outcome = runner.call(requests);
-    GenerationCounts.of(runner, outcome).forEach((k, v) -> details.merge(k, v, Long::sum));
+    runner.details(outcome).forEach((k, v) -> details.merge(k, v, Long::sum));
     Dataset<Row> lists = run.spark().createDataFrame(runner.responses(requests)
         .filter(col("status").equalTo("succeeded")).javaRDD()
         .map(r -> RowFactory.create((String) r.getAs("doc_id"),

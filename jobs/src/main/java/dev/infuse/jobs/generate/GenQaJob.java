@@ -97,7 +97,7 @@ public final class GenQaJob {
       answered.unpersist();
       parsed.unpersist();
 
-      Map<String, Long> details = GenerationCounts.of(runner, outcome);
+      Map<String, Long> details = runner.details(outcome);
       details.put("synthetic_qa.pairs", pairsWritten);
       details.put("synthetic_qa.inserted", write.inserted());
       details.put("quarantine.records", itemsRejected);

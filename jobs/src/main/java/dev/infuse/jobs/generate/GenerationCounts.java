@@ -4,26 +4,11 @@ import dev.infuse.jobs.JobRun;
 import dev.infuse.jobs.RunCounts;
 import dev.infuse.jobs.cli.JobFailedException;
 import dev.infuse.jobs.llm.LlmCallRunner;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 
-/** LLM accounting every generation run records in {@code runs.counts}, prints, and checks. */
+/** LLM accounting every generation run prints and checks; {@link LlmCallRunner#details} records it. */
 final class GenerationCounts {
   private GenerationCounts() {}
-
-  static Map<String, Long> of(LlmCallRunner runner, LlmCallRunner.Outcome outcome) {
-    Map<String, Long> details = new LinkedHashMap<>();
-    details.put("llm.requests", outcome.requested());
-    details.put("llm.cached", outcome.cached());
-    details.put("llm.called", outcome.called());
-    details.put("llm.failed", outcome.failed());
-    details.put("llm.deferred_by_budget", outcome.deferredByBudget());
-    details.put("llm.tokens_in", outcome.tokensIn());
-    details.put("llm.tokens_out", outcome.tokensOut());
-    details.put("llm.cost_usd_micros", Math.round(runner.cost(outcome) * 1e6));
-    return details;
-  }
 
   static void print(JobRun run, LlmCallRunner.Outcome outcome, LlmCallRunner runner) {
     run.out().printf(Locale.ROOT, "  llm %s: %d request(s), %d cached, %d called, %d failed, %d deferred by budget;"

@@ -14,8 +14,10 @@ import dev.infuse.udfs.llm.LlmSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -150,6 +152,20 @@ public final class LlmCallRunner {
       return 0;
     }
     return outcome.tokensIn() / 1e6 * price.inputPerMillion() + outcome.tokensOut() / 1e6 * price.outputPerMillion();
+  }
+
+  /** The LLM accounting every job that calls a model records in {@code runs.counts}. */
+  public Map<String, Long> details(Outcome outcome) {
+    Map<String, Long> details = new LinkedHashMap<>();
+    details.put("llm.requests", outcome.requested());
+    details.put("llm.cached", outcome.cached());
+    details.put("llm.called", outcome.called());
+    details.put("llm.failed", outcome.failed());
+    details.put("llm.deferred_by_budget", outcome.deferredByBudget());
+    details.put("llm.tokens_in", outcome.tokensIn());
+    details.put("llm.tokens_out", outcome.tokensOut());
+    details.put("llm.cost_usd_micros", Math.round(cost(outcome) * 1e6));
+    return details;
   }
 
   private long waveSize(long remaining, long calledSoFar, long tokensSoFar, long budgetLeft) {

@@ -130,7 +130,7 @@ public final class ScoreJob {
       calls = judgeRequests(spark, needJudge, requests).persist(StorageLevel.MEMORY_AND_DISK());
       outcome = runner.call(calls);
       judged = applyVerdicts(needJudge, runner.responses(calls));
-      details.putAll(llmDetails(outcome, runner));
+      details.putAll(runner.details(outcome));
     }
     graded = first.filter(col("status").notEqual(GradeRows.JUDGE))
         .unionByName(judged.select(GradeRows.SCHEMA.fieldNames()[0], rest(GradeRows.SCHEMA.fieldNames())))
@@ -361,19 +361,6 @@ public final class ScoreJob {
       shas.put(r.getString(0), r.getString(1));
     }
     return shas;
-  }
-
-  private static Map<String, Long> llmDetails(LlmCallRunner.Outcome outcome, LlmCallRunner runner) {
-    Map<String, Long> details = new LinkedHashMap<>();
-    details.put("llm.requests", outcome.requested());
-    details.put("llm.cached", outcome.cached());
-    details.put("llm.called", outcome.called());
-    details.put("llm.failed", outcome.failed());
-    details.put("llm.deferred_by_budget", outcome.deferredByBudget());
-    details.put("llm.tokens_in", outcome.tokensIn());
-    details.put("llm.tokens_out", outcome.tokensOut());
-    details.put("llm.cost_usd_micros", Math.round(runner.cost(outcome) * 1e6));
-    return details;
   }
 
   private void print(List<Row> scoreRows, List<Row> comparisonRows, long read, long graded, long rejected, WriteResult write,
