@@ -4,6 +4,7 @@ import dev.infuse.jobs.cli.AnswerCommand;
 import dev.infuse.jobs.cli.BuildShardsCommand;
 import dev.infuse.jobs.cli.ChunkCommand;
 import dev.infuse.jobs.cli.EmbedCommand;
+import dev.infuse.jobs.cli.EvaluateCommand;
 import dev.infuse.jobs.cli.FitScalingCommand;
 import dev.infuse.jobs.cli.GenDocsCommand;
 import dev.infuse.jobs.cli.GenQaCommand;
@@ -31,7 +32,7 @@ import picocli.CommandLine.Spec;
         "Every job takes --config FILE, --set key=value, --warehouse DIR|URI and --help."},
     subcommands = {IngestCommand.class, ChunkCommand.class, EmbedCommand.class, GenQaCommand.class, GenDocsCommand.class,
         TrainCommand.class, BuildShardsCommand.class, IndexCommand.class, RetrieveCommand.class, AnswerCommand.class,
-        ScoreCommand.class, FitScalingCommand.class, ReportCommand.class, SqlCommand.class, ValidateCommand.class,
+        ScoreCommand.class, FitScalingCommand.class, ReportCommand.class, EvaluateCommand.class, SqlCommand.class, ValidateCommand.class,
         DemoCommand.class, CommandLine.HelpCommand.class},
     footer = {"", "Run 'infuse JOB --help' for a job's options. Docs: README.md, docs/ARCHITECTURE.md."})
 public final class Main implements java.util.concurrent.Callable<Integer> {

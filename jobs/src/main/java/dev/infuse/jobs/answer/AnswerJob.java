@@ -273,7 +273,7 @@ public final class AnswerJob {
    * The {@code synthetic_tokens} of the model directory's train_info.json (top level, or under
    * {@code data}), or null when the file or the key is absent.
    */
-  static Long syntheticTokens(Path modelDir) {
+  public static Long syntheticTokens(Path modelDir) {
     Path info = modelDir.resolve("train_info.json");
     if (!Files.isRegularFile(info)) {
       return null;

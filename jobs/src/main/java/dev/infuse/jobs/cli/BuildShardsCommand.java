@@ -25,6 +25,10 @@ public final class BuildShardsCommand extends JobCommand {
   @Option(names = "--seed", paramLabel = "N", description = "Sampling seed, over the mixture's (shards.seed).")
   Long seed;
 
+  @Option(names = "--total-tokens", paramLabel = "N",
+      description = "Training tokens to draw, over the mixture's total_tokens (shards.total_tokens; 0: every token once).")
+  Long totalTokens;
+
   @Option(names = "--sequence-length", paramLabel = "N", description = "Tokens per sequence (shards.sequence_length).")
   Integer sequenceLength;
 
@@ -46,6 +50,9 @@ public final class BuildShardsCommand extends JobCommand {
     }
     if (seed != null) {
       loader.set("shards.seed=" + seed);
+    }
+    if (totalTokens != null) {
+      loader.set("shards.total_tokens=" + totalTokens);
     }
     if (sequenceLength != null) {
       loader.set("shards.sequence_length=" + sequenceLength);

@@ -11,14 +11,14 @@ import picocli.CommandLine.Option;
 @Command(name = "score", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Grade predictions against questions and write scores: accuracy (and acc_norm for loglikelihood runs)",
         "overall and per subset, with seeded percentile bootstrap CIs. FinanceBench free answers are graded by numeric",
-        "tolerance, then by the LLM judge. --compare A,B adds the paired bootstrap of B - A to score_comparisons."})
+        "tolerance, then by the LLM judge. --compare A,B (repeatable) adds the paired bootstrap of B - A to score_comparisons."})
 public final class ScoreCommand extends JobCommand {
   @Option(names = "--runs", paramLabel = "RUN[,RUN...]", split = ",",
       description = "Predictions runs to score (score.runs); default every run in predictions.")
   List<String> runs;
 
-  @Option(names = "--compare", paramLabel = "RUN_A,RUN_B", split = ",",
-      description = "Compare run B with run A on their shared questions (score.compare).")
+  @Option(names = "--compare", paramLabel = "RUN_A,RUN_B",
+      description = "Compare run B with run A on their shared questions (score.compare); repeat for more pairs.")
   List<String> compare;
 
   @Option(names = "--resamples", paramLabel = "N", description = "Bootstrap resamples (score.bootstrap_resamples, default 1000).")
@@ -45,7 +45,11 @@ public final class ScoreCommand extends JobCommand {
       loader.set("score.runs=" + flowList(runs));
     }
     if (compare != null) {
-      loader.set("score.compare=" + flowList(compare));
+      StringBuilder pairs = new StringBuilder("[");
+      for (String pair : compare) {
+        pairs.append(pairs.length() == 1 ? "" : ", ").append(flowList(List.of(pair.split(",", -1))));
+      }
+      loader.set("score.compare=" + pairs.append(']'));
     }
     if (resamples != null) {
       loader.set("score.bootstrap_resamples=" + resamples);

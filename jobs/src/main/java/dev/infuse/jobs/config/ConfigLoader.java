@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -133,6 +134,32 @@ public final class ConfigLoader {
     return this;
   }
 
+  /**
+   * Sets one key to a list of strings, or of lists of strings, as given: no YAML parsing, so run ids and
+   * paths are never read as numbers, booleans or flow syntax.
+   */
+  public ConfigLoader setStrings(String key, List<?> values) {
+    String[] parts = key.split("\\.");
+    ObjectNode node = tree;
+    for (int i = 0; i < parts.length - 1; i++) {
+      node = child(node, parts[i]);
+    }
+    node.set(parts[parts.length - 1], stringArray(values));
+    return this;
+  }
+
+  private static ArrayNode stringArray(List<?> values) {
+    ArrayNode array = JsonNodeFactory.instance.arrayNode();
+    for (Object value : values) {
+      if (value instanceof List<?> inner) {
+        array.add(stringArray(inner));
+      } else {
+        array.add(String.valueOf(value));
+      }
+    }
+    return array;
+  }
+
   /** Checks and binds the layered tree. */
   public InfuseConfig load() {
     List<String> problems = new ArrayList<>();
@@ -216,6 +243,16 @@ public final class ConfigLoader {
       }
     } else if (List.class.isAssignableFrom(type)) {
       ok = value.isArray();
+      if (ok && isListOfLists(generic)) {
+        // A flat list where pairs are expected ([a, b] for [[a, b]]) would otherwise fail deep in binding.
+        for (JsonNode element : value) {
+          if (!element.isArray()) {
+            problems.add(key + ": got " + value + " with element " + describe(element)
+                + ", expected a list of lists, e.g. [[a, b]]");
+            break;
+          }
+        }
+      }
     } else if (type.isRecord()) {
       check(value, type, key, problems);
       return;
@@ -225,6 +262,12 @@ public final class ConfigLoader {
     if (!ok) {
       problems.add(key + ": got " + describe(value) + ", expected " + expected(type));
     }
+  }
+
+  private static boolean isListOfLists(Type generic) {
+    return generic instanceof ParameterizedType parameterized
+        && parameterized.getActualTypeArguments()[0] instanceof ParameterizedType element
+        && element.getRawType() instanceof Class<?> raw && List.class.isAssignableFrom(raw);
   }
 
   private static String expected(Class<?> type) {

@@ -28,7 +28,8 @@ public record InfuseConfig(
     ScoreConfig score,
     AnswerConfig answer,
     IndexConfig index,
-    RetrieveConfig retrieve) {
+    RetrieveConfig retrieve,
+    EvaluateConfig evaluate) {
 
   /**
    * Settings every job shares.
@@ -187,6 +188,7 @@ public record InfuseConfig(
    * @param output the output directory or URI; relative to the warehouse; null for
    *     {@code <warehouse>/shards/<mixture name>}
    * @param seed overrides the mixture's seed; null keeps it
+   * @param totalTokens overrides the mixture's token target (0: every token once); null keeps it
    * @param tokensPerShard shards are cut so that each holds about this many tokens
    */
   public record ShardsConfig(
@@ -200,6 +202,7 @@ public record InfuseConfig(
       String corpus,
       String replay,
       Long seed,
+      Long totalTokens,
       ShardDedupConfig dedup,
       ShardDecontaminationConfig decontamination) {}
 
@@ -257,7 +260,8 @@ public record InfuseConfig(
    * @param judge the LLM judge for free answers that are not numeric: auto (on unless the backend is
    *     extractive, which cannot judge), on, off
    * @param judgeMaxTokens the judge's completion budget
-   * @param compare two predictions runs {@code [a, b]} to compare with the paired bootstrap (b - a); empty for none
+   * @param compare pairs of predictions runs {@code [[a, b], ...]} to compare with the paired bootstrap (b - a);
+   *     empty for none
    * @param scalingBenchmark the benchmark of the scaling sweep; null: the only benchmark the sweep's runs share
    * @param scalingSetting the setting whose runs form the sweep (trained)
    * @param scalingMetric the scores metric fitted (accuracy)
@@ -273,7 +277,7 @@ public record InfuseConfig(
       double numericTolerance,
       String judge,
       int judgeMaxTokens,
-      java.util.List<String> compare,
+      java.util.List<java.util.List<String>> compare,
       String scalingBenchmark,
       String scalingSetting,
       String scalingMetric,
@@ -344,6 +348,33 @@ public record InfuseConfig(
    */
   public record RetrieveConfig(String retriever, int k, String scoping, int rrfK, int rrfDepth,
       java.util.List<Integer> recallKs, String benchmark, int maxQuestions) {}
+
+  /**
+   * The {@code evaluate} job: the whole evaluation of Synthetic Mixed Training from one config, as a chain
+   * of recorded jobs. See defaults.yaml for each key.
+   *
+   * @param benchmarks questions.benchmark of each benchmark evaluated (quality, longhealth, financebench, ...)
+   * @param settings the answer settings run on every benchmark
+   * @param models the trained settings' model directories from {@code train}; several trained on different
+   *     synthetic token counts are a sweep, fitted by {@code fit-scaling}
+   * @param compare setting pairs {@code [[a, b], ...]} compared (b - a) on every benchmark; a trained
+   *     setting stands for the last model of {@code models}; a pair with a setting not run is skipped
+   * @param retrieve chunk, index and retrieve before the rag settings; false reads {@code retrievals} as they are
+   * @param report write the HTML and JSON report at the end
+   */
+  public record EvaluateConfig(java.util.List<String> benchmarks, java.util.List<String> settings,
+      java.util.List<String> models, java.util.List<java.util.List<String>> compare, boolean retrieve,
+      boolean report) {
+    /** Whether any setting reads retrieved chunks. */
+    public boolean anyRag() {
+      return settings.stream().anyMatch(s -> s.endsWith("rag"));
+    }
+
+    /** Whether any setting answers with the trained models. */
+    public boolean anyTrained() {
+      return settings.stream().anyMatch(s -> s.startsWith("trained"));
+    }
+  }
 
   /** Every semantic problem, as "key: got X, expected Y"; empty when the config is usable. */
   public List<String> problems() {
@@ -420,6 +451,44 @@ public record InfuseConfig(
     problems.addAll(scoreProblems());
     problems.addAll(answerProblems());
     problems.addAll(retrievalProblems());
+    problems.addAll(evaluateProblems());
+    return problems;
+  }
+
+  private List<String> evaluateProblems() {
+    List<String> problems = new ArrayList<>();
+    java.util.List<String> settings = java.util.List.of("closed_book", "rag", "trained", "trained_rag");
+    java.util.List<String> benchmarks = dev.infuse.udfs.answer.PromptFormats.benchmarks();
+    for (String benchmark : evaluate.benchmarks()) {
+      if (!benchmarks.contains(benchmark)) {
+        problems.add("evaluate.benchmarks: got " + benchmark + ", expected one of " + String.join(", ", benchmarks));
+      }
+    }
+    for (String setting : evaluate.settings()) {
+      if (!settings.contains(setting)) {
+        problems.add("evaluate.settings: got " + setting + ", expected closed_book, rag, trained or trained_rag");
+      }
+    }
+    if (evaluate.settings().size() != new java.util.HashSet<>(evaluate.settings()).size()) {
+      problems.add("evaluate.settings: got " + evaluate.settings() + ", expected each setting once");
+    }
+    for (String model : evaluate.models()) {
+      if (model == null || model.isBlank()) {
+        problems.add("evaluate.models: got an empty entry in " + evaluate.models() + ", expected model directories");
+      }
+    }
+    for (java.util.List<String> pair : evaluate.compare()) {
+      if (pair.size() != 2 || pair.get(0).equals(pair.get(1))) {
+        problems.add("evaluate.compare: got pair " + pair + ", expected two different settings [a, b] in each pair");
+      } else if (!settings.containsAll(pair)) {
+        problems.add("evaluate.compare: got pair " + pair + ", expected settings among closed_book, rag, trained,"
+            + " trained_rag");
+      }
+    }
+    if (evaluate.anyRag() && answer.k() > retrieve.k()) {
+      problems.add("answer.k: got " + answer.k() + " with retrieve.k " + retrieve.k()
+          + ", expected answer.k <= retrieve.k: evaluate retrieves retrieve.k chunks and answers from the top answer.k");
+    }
     return problems;
   }
 
@@ -438,6 +507,9 @@ public record InfuseConfig(
     }
     if (shards.sequenceLength() < 2) {
       problems.add("shards.sequence_length: got " + shards.sequenceLength() + ", expected an integer >= 2");
+    }
+    if (shards.totalTokens() != null && shards.totalTokens() < 0) {
+      problems.add("shards.total_tokens: got " + shards.totalTokens() + ", expected >= 0 (0: every token once), or null");
     }
     if (shards.tokensPerShard() < shards.sequenceLength()) {
       problems.add("shards.tokens_per_shard: got " + shards.tokensPerShard() + ", expected at least sequence_length ("
@@ -502,8 +574,11 @@ public record InfuseConfig(
     if (score.judgeMaxTokens() < 1) {
       problems.add("score.judge_max_tokens: got " + score.judgeMaxTokens() + ", expected an integer >= 1");
     }
-    if (!score.compare().isEmpty() && (score.compare().size() != 2 || score.compare().get(0).equals(score.compare().get(1)))) {
-      problems.add("score.compare: got " + score.compare() + ", expected two different run ids [a, b], or []");
+    for (java.util.List<String> pair : score.compare()) {
+      if (pair.size() != 2 || pair.get(0).equals(pair.get(1))) {
+        problems.add("score.compare: got pair " + pair + ", expected two different run ids [a, b] in each pair:"
+            + " [[a, b], ...], or []");
+      }
     }
     if (!java.util.List.of("closed_book", "rag", "trained", "trained_rag").contains(score.scalingSetting())) {
       problems.add("score.scaling_setting: got " + score.scalingSetting() + ", expected closed_book, rag, trained or trained_rag");

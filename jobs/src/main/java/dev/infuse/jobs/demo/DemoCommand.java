@@ -1,36 +1,31 @@
 package dev.infuse.jobs.demo;
 
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.sum;
+
 import dev.infuse.jobs.InfuseHome;
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
-import dev.infuse.jobs.answer.AnswerJob;
 import dev.infuse.jobs.chunk.ChunkJob;
 import dev.infuse.jobs.cli.CommonOptions;
 import dev.infuse.jobs.cli.IngestCommand;
-import dev.infuse.jobs.cli.JobCommand;
+import dev.infuse.jobs.cli.RecordedSteps;
 import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.config.ConfigLoader;
 import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.embed.EmbedJob;
+import dev.infuse.jobs.evaluate.Evaluation;
 import dev.infuse.jobs.generate.GenDocsJob;
 import dev.infuse.jobs.generate.GenQaJob;
 import dev.infuse.jobs.io.Warehouse;
-import dev.infuse.jobs.report.ReportJob;
-import dev.infuse.jobs.retrieve.IndexJob;
-import dev.infuse.jobs.retrieve.RetrieveJob;
-import dev.infuse.jobs.score.ScoreJob;
 import dev.infuse.jobs.shards.BuildShardsJob;
 import dev.infuse.jobs.spark.SparkSessions;
 import dev.infuse.jobs.train.TrainJob;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
+import org.apache.spark.sql.Row;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,8 +40,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Run the main pipeline on the embedded defaults: ingest the QuALITY sample, chunk it, generate",
         "synthetic QA and documents (rephrase, entity, focal) with the model-free extractive backend, build",
-        "deduplicated, decontaminated training shards (Parquet, JSONL, Megatron), train a tiny causal LM on them,",
-        "and ask that model questions through the djl backend.",
+        "deduplicated, decontaminated training shards (Parquet, JSONL, Megatron) at three token counts, train a tiny",
+        "causal LM on each, ask the largest questions through the djl backend, then evaluate: RAG with the",
+        "model-free reader, each model closed-book and with RAG, scored with CIs and paired comparisons, the scaling",
+        "fit over the three models, and the HTML report.",
         "Writes to ./warehouse unless --warehouse is given, and prints how to look at the result."})
 public final class DemoCommand implements Callable<Integer> {
   @Spec
@@ -55,8 +52,21 @@ public final class DemoCommand implements Callable<Integer> {
   @Mixin
   CommonOptions common;
 
-  /** Where the demo's shards go, relative to the warehouse. */
+  /** Where the demo's full shard build goes, relative to the warehouse. */
   static final String DEMO_SHARDS = "shards/demo";
+
+  /**
+   * The scaling sweep: the same mixture cut at three token targets, each model trained for one pass over
+   * its shards, so the models differ only in how much synthetic data they saw. The last point is the
+   * demo's main model.
+   */
+  static final List<SweepPoint> SWEEP = List.of(
+      new SweepPoint(20_000, DEMO_SHARDS + "-20k", "models/tiny-20k"),
+      new SweepPoint(40_000, DEMO_SHARDS + "-40k", "models/tiny-40k"),
+      new SweepPoint(80_000, DEMO_SHARDS, "models/tiny"));
+
+  /** One point of the sweep: the mixture's token target, its shards and its model. */
+  record SweepPoint(long totalTokens, String shards, String modelDir) {}
 
   @Override
   public Integer call() {
@@ -74,12 +84,14 @@ public final class DemoCommand implements Callable<Integer> {
       }
       demoSettings = List.of("ingest.format=quality", "ingest.input=" + input,
           // The demo trains on the shards it builds, cut to the model's sequence length.
-          "shards.output=" + DEMO_SHARDS, "shards.sequence_length=" + base.train().sequenceLength(),
-          "train.shards=" + demoShards(base.warehouse()),
+          "shards.sequence_length=" + base.train().sequenceLength(),
           // Every QuALITY question retrieves from its own article; the answers read the top 4 chunks.
-          "retrieve.benchmark=quality", "retrieve.k=4", "answer.benchmark=quality", "answer.k=4",
-          "answer.model_dir=" + TrainJob.modelDir(base.warehouse(), base.train().modelDir()));
-      config = configWith(demoSettings);
+          "retrieve.k=4", "answer.k=4",
+          // The evaluation: the model-free reader with RAG, and every model of the sweep closed-book and with RAG.
+          "evaluate.benchmarks=[quality]", "evaluate.settings=[rag, trained, trained_rag]",
+          "evaluate.compare=[[rag, trained_rag], [rag, trained]]",
+          "evaluate.models=[" + String.join(", ", SWEEP.stream().map(SweepPoint::modelDir).toList()) + "]");
+      config = configWith(demoSettings).load();
     } catch (ConfigException e) {
       err.println("error: " + e.getMessage());
       err.flush();
@@ -87,68 +99,51 @@ public final class DemoCommand implements Callable<Integer> {
     }
     SparkSessions.Session session = SparkSessions.getOrCreate("infuse demo", config.spark().master(), config.spark().conf());
     try {
-      var spark = session.spark();
-      InfuseConfig c = config;
-      List<Step> steps = List.of(
-          new Step("ingest: QuALITY sample -> documents, questions", "ingest", IngestCommand::ingest),
-          new Step("chunk: documents -> chunks", "chunk", run -> new ChunkJob(run).run()),
-          new Step("embed: chunks -> chunk_embeddings (all-MiniLM-L6-v2, ONNX Runtime through DJL)", EmbedJob.NAME,
-              run -> new EmbedJob(run).run()),
-          new Step("gen-qa: chunks -> synthetic_qa (llm.backend " + c.llm().backend() + ")", GenQaJob.NAME,
-              run -> new GenQaJob(run).run()),
-          new Step("gen-docs: documents -> synthetic_docs (rephrase, entity, focal)", GenDocsJob.NAME,
-              run -> new GenDocsJob(run).run()),
-          new Step("build-shards: dedup, decontaminate, mix, pack -> Parquet, JSONL and Megatron shards",
-              BuildShardsJob.NAME, run -> new BuildShardsJob(run).run()),
-          new Step("train: the Parquet shards -> a tiny causal LM (DJL, PyTorch engine)", TrainJob.NAME,
-              run -> new TrainJob(run).run()),
-          new Step("index: chunks -> Lucene BM25 shards + dense vectors", IndexJob.NAME, run -> new IndexJob(run).run()),
-          new Step("retrieve: QuALITY questions -> top-4 chunks of their article (hybrid BM25 + dense, RRF)",
-              RetrieveJob.NAME, run -> new RetrieveJob(run).run()));
-      int total = steps.size() + EVALUATION_STEPS;
-      int number = 0;
-      for (Step step : steps) {
-        out.printf(Locale.ROOT, "== %d/%d %s%n", ++number, total, step.title());
-        int code = step(step.job(), new JobRun(step.name(), spark, config, out, err));
-        if (code != 0) {
-          return code;
-        }
+      List<String> settings = demoSettings;
+      // The evaluation is planned once its models exist, but its step count follows from the config alone.
+      int total = 5 + 2 * SWEEP.size() + 1 + Evaluation.steps(config.evaluate(), SWEEP.size(), true, false);
+      RecordedSteps steps = new RecordedSteps(session.spark(), () -> configWith(settings), total, out, err);
+      steps.run("ingest: QuALITY sample -> documents, questions", "ingest", IngestCommand::ingest);
+      steps.run("chunk: documents -> chunks", ChunkJob.NAME, run -> new ChunkJob(run).run());
+      steps.run("embed: chunks -> chunk_embeddings (all-MiniLM-L6-v2, ONNX Runtime through DJL)", EmbedJob.NAME,
+          run -> new EmbedJob(run).run());
+      steps.run("gen-qa: chunks -> synthetic_qa (llm.backend " + config.llm().backend() + ")", GenQaJob.NAME,
+          run -> new GenQaJob(run).run());
+      steps.run("gen-docs: documents -> synthetic_docs (rephrase, entity, focal)", GenDocsJob.NAME,
+          run -> new GenDocsJob(run).run());
+      for (SweepPoint point : SWEEP) {
+        steps.run(String.format(Locale.ROOT, "build-shards: dedup, decontaminate, mix %,d tokens, pack -> Parquet, JSONL"
+            + " and Megatron shards in %s", point.totalTokens(), point.shards()), BuildShardsJob.NAME,
+            run -> new BuildShardsJob(run).run(), loader -> loader.setString("shards.output", point.shards())
+                .set("shards.total_tokens=" + point.totalTokens()));
       }
-      Path modelDir = TrainJob.modelDir(config.warehouse(), config.train().modelDir());
-      out.printf(Locale.ROOT, "== %d/%d ask the trained model through the djl backend (tiny and briefly trained: this"
-          + " proves the path, not the quality)%n", ++number, total);
-      TrainedModelProbe.run(new Warehouse(spark, config.warehouse()), config, modelDir, out);
+      Warehouse warehouse = new Warehouse(session.spark(), config.warehouse());
+      for (SweepPoint point : SWEEP) {
+        String shards = localPath(config.warehouse(), point.shards());
+        int trainSteps = onePass(warehouse, shards, config.train().batchSize());
+        steps.run(String.format(Locale.ROOT, "train: %s -> a tiny causal LM in %s, %d steps: one pass (DJL, PyTorch"
+            + " engine)", point.shards(), point.modelDir(), trainSteps), TrainJob.NAME, run -> new TrainJob(run).run(),
+            loader -> loader.setString("train.shards", shards).setString("train.model_dir", point.modelDir())
+                .set("train.steps=" + trainSteps));
+      }
+      Path modelDir = TrainJob.modelDir(config.warehouse(), SWEEP.get(SWEEP.size() - 1).modelDir());
+      steps.heading("ask the largest model through the djl backend (tiny and briefly trained: this proves the path,"
+          + " not the quality)");
+      TrainedModelProbe.run(warehouse, config, modelDir, out);
 
-      // The evaluation: three settings on the same questions, scored with CIs and compared, then reported.
-      Map<String, String> answerRuns = new LinkedHashMap<>();
-      for (String[] setting : new String[][] {
-          {"rag", "RAG with the model-free default reader (the option closest to the retrieved chunks)"},
-          {"trained", "closed book with the trained model (log-likelihood of each option)"},
-          {"trained_rag", "the trained model with the retrieved chunks in context"}}) {
-        out.printf(Locale.ROOT, "== %d/%d answer: %s%n", ++number, total, setting[1]);
-        JobRun run = new JobRun(AnswerJob.NAME, spark, configWith(demoSettings, "answer.setting=" + setting[0]), out, err);
-        int code = step(r -> new AnswerJob(r).run(), run);
-        if (code != 0) {
-          return code;
-        }
-        answerRuns.put(setting[0], run.runId());
-      }
-      out.printf(Locale.ROOT, "== %d/%d score: accuracy with bootstrap CIs; trained+RAG against RAG, paired%n", ++number,
-          total);
-      JobRun score = new JobRun(ScoreJob.NAME, spark, configWith(demoSettings,
-          "score.runs=[" + String.join(",", answerRuns.values()) + "]",
-          "score.compare=[" + answerRuns.get("rag") + "," + answerRuns.get("trained_rag") + "]"), out, err);
-      int code = step(r -> new ScoreJob(r).run(), score);
-      if (code != 0) {
-        return code;
-      }
-      out.printf(Locale.ROOT, "== %d/%d report: HTML and JSON%n", ++number, total);
-      code = step(r -> new ReportJob(r).run(), new JobRun(ReportJob.NAME, spark, configWith(demoSettings), out, err));
-      if (code != 0) {
-        return code;
-      }
-      printWhereToLook(new Warehouse(spark, config.warehouse()), config, started, out);
+      // The chunks are fresh: the evaluation starts at index.
+      Evaluation.Result result = new Evaluation(configWith(settings).load(), false).run(steps);
+      Evaluation.printSummary(warehouse, result, out);
+      printWhereToLook(warehouse, config, started, out);
       return 0;
+    } catch (RecordedSteps.StepFailedException e) {
+      err.println("error: demo stopped: " + e.getMessage());
+      err.flush();
+      return e.code();
+    } catch (ConfigException e) {
+      err.println("error: " + e.getMessage());
+      err.flush();
+      return 2;
     } finally {
       if (session.created()) {
         session.spark().stop();
@@ -156,49 +151,35 @@ public final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  /** Answer (three settings), score and report, after the probe. */
-  private static final int EVALUATION_STEPS = 1 + 3 + 1 + 1;
-
-  /** The user's config with the demo's settings, then {@code more}, on top. */
-  private InfuseConfig configWith(List<String> demoSettings, String... more) {
+  /** The user's config with the demo's settings on top. */
+  private ConfigLoader configWith(List<String> demoSettings) {
     ConfigLoader loader = common.loader();
     for (String setting : demoSettings) {
       int eq = setting.indexOf('=');
       String key = setting.substring(0, eq);
-      String value = setting.substring(eq + 1);
-      // Paths and ids are strings as given; only the demo's numbers and lists go through YAML.
-      if (key.endsWith("input") || key.endsWith("output") || key.endsWith("shards") || key.endsWith("model_dir")) {
-        loader.setString(key, value);
+      // Paths are strings as given; only the demo's numbers and lists go through YAML.
+      if (key.endsWith("input")) {
+        loader.setString(key, setting.substring(eq + 1));
       } else {
         loader.set(setting);
       }
     }
-    for (String setting : more) {
-      loader.set(setting);
+    return loader;
+  }
+
+  /** Steps for one pass over a build's Parquet sequences, as its shard_manifest rows count them. */
+  private static int onePass(Warehouse warehouse, String shards, int batchSize) {
+    Row sequences = warehouse.read("shard_manifest").filter(col("format").equalTo("parquet")
+        .and(col("output").equalTo("file:" + shards))).agg(sum("sequences")).head();
+    if (sequences.isNullAt(0)) {
+      throw new IllegalStateException("shard_manifest has no parquet rows for file:" + shards);
     }
-    return loader.load();
+    return (int) Math.max(1, (sequences.getLong(0) + batchSize - 1) / batchSize);
   }
 
-  /** One job of the demo: what it does, its name in runs, and the job itself. */
-  private record Step(String title, String name, Function<JobRun, RunCounts> job) {}
-
-  private static int step(Function<JobRun, RunCounts> job, JobRun run) {
-    return new JobCommand() {
-      @Override
-      protected String jobName() {
-        return run.job();
-      }
-
-      @Override
-      protected RunCounts execute(JobRun r) {
-        return job.apply(r);
-      }
-    }.runRecorded(run);
-  }
-
-  /** The demo's shard output as train.shards reads it: an absolute path under a local warehouse. */
-  private static String demoShards(String warehouse) {
-    return TrainJob.modelDir(warehouse, DEMO_SHARDS).toString();
+  /** A shard output as train.shards reads it: an absolute path under a local warehouse. */
+  private static String localPath(String warehouse, String relative) {
+    return TrainJob.modelDir(warehouse, relative).toString();
   }
 
   private static void printWhereToLook(Warehouse warehouse, InfuseConfig config, long started, PrintWriter out) {
@@ -222,7 +203,7 @@ public final class DemoCommand implements Callable<Integer> {
     out.println("  bin/infuse sql --warehouse " + w
         + " \"SELECT format, shard, sequences, documents, tokens, composition FROM shard_manifest ORDER BY format, shard\"");
     out.println("  bin/infuse sql --warehouse " + w + " \"SELECT reason, count(*) AS dropped FROM shard_dedup_drops GROUP BY reason\"");
-    out.println("  cat " + demoShards(w) + "/stats.json");
+    out.println("  cat " + localPath(w, DEMO_SHARDS) + "/stats.json");
     out.println("  bin/infuse sql --warehouse " + w + " \"SELECT step, loss, lr, tokens_per_second FROM train_metrics ORDER BY step\"");
     out.println("  bin/infuse sql --warehouse " + w + " \"SELECT setting, answer_mode, count(*) AS n, avg(CAST(correct AS INT))"
         + " AS accuracy FROM predictions GROUP BY setting, answer_mode\"");

@@ -57,8 +57,8 @@ import org.apache.spark.storage.StorageLevel;
 /**
  * {@code score}: grades {@code predictions} against {@code questions} and writes {@code scores}, one
  * row per run, benchmark, subset ({@code all} and each name in {@code questions.subsets}), setting and
- * metric, each with a seeded percentile bootstrap interval; with {@code score.compare = [a, b]} it also
- * writes the paired bootstrap comparison of b against a to {@code score_comparisons}.
+ * metric, each with a seeded percentile bootstrap interval; with {@code score.compare = [[a, b], ...]} it
+ * also writes the paired bootstrap comparison of each b against its a to {@code score_comparisons}.
  *
  * <p>Grading: the answer job's {@code correct} when set; free answers (FinanceBench) by the numeric
  * tolerance, then, when either side is not a single number, by the LLM judge through {@link LlmCallRunner}
@@ -159,7 +159,10 @@ public final class ScoreJob {
       List<Row> comparisonRows = List.of();
       WriteResult compareWrite = WriteResult.unchanged("score_comparisons");
       if (!options.compare().isEmpty()) {
-        comparisonRows = comparisonRows(metricRows, options.compare().get(0), options.compare().get(1));
+        comparisonRows = new ArrayList<>();
+        for (List<String> pair : options.compare()) {
+          comparisonRows.addAll(comparisonRows(metricRows, pair.get(0), pair.get(1)));
+        }
         Contract contract = Contracts.load("score_comparisons");
         compareWrite = warehouse.upsert(contract, spark.createDataFrame(comparisonRows, contract.schema()));
       }
@@ -208,7 +211,7 @@ public final class ScoreJob {
         .as(org.apache.spark.sql.Encoders.STRING()).collectAsList();
     Set<String> wanted = new LinkedHashSet<>(options.runs());
     if (!wanted.isEmpty()) {
-      wanted.addAll(options.compare());
+      options.compare().forEach(wanted::addAll);
     }
     List<String> problems = new ArrayList<>();
     for (String id : wanted) {
@@ -216,7 +219,7 @@ public final class ScoreJob {
         problems.add("score.runs: run " + id + " has no predictions, expected one of " + present);
       }
     }
-    for (String id : options.compare()) {
+    for (String id : options.compare().stream().flatMap(List::stream).distinct().toList()) {
       if (!present.contains(id)) {
         problems.add("score.compare: run " + id + " has no predictions, expected one of " + present);
       }

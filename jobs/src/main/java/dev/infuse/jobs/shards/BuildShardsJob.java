@@ -233,7 +233,7 @@ public final class BuildShardsJob {
     }
   }
 
-  /** The mixture file, with {@code shards.seed} over its seed when set. */
+  /** The mixture file, with {@code shards.seed} and {@code shards.total_tokens} over its own when set. */
   private MixtureSpec mixture() {
     MixtureSpec spec;
     try {
@@ -241,11 +241,13 @@ public final class BuildShardsJob {
     } catch (IllegalArgumentException e) {
       throw new ConfigException(List.of("shards.mixture: " + e.getMessage()));
     }
-    if (options.seed() == null) {
+    if (options.seed() == null && options.totalTokens() == null) {
       return spec;
     }
-    return new MixtureSpec(spec.name(), spec.version(), spec.totalTokens(), spec.qaFraction(), spec.replayFraction(),
-        spec.documentWeights(), spec.maxEpochs(), options.seed());
+    return new MixtureSpec(spec.name(), spec.version(),
+        options.totalTokens() == null ? spec.totalTokens() : options.totalTokens(), spec.qaFraction(),
+        spec.replayFraction(), spec.documentWeights(), spec.maxEpochs(),
+        options.seed() == null ? spec.seed() : options.seed());
   }
 
   /**

@@ -25,7 +25,7 @@ class CliTest {
   }
 
   private static final List<String> EVERY_JOB = List.of("ingest", "chunk", "embed", "gen-qa", "gen-docs", "build-shards",
-      "train", "index", "retrieve", "answer", "score", "fit-scaling", "report");
+      "train", "index", "retrieve", "answer", "score", "fit-scaling", "report", "evaluate");
 
   @Test
   void helpListsEveryJob() {

@@ -38,6 +38,29 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void setStringsKeepsIdsAsStringsAndNestsPairs() {
+    // Run ids and paths that YAML would read as a boolean, a number or a flow list stay as given.
+    InfuseConfig config = ConfigLoader.withDefaults()
+        .setStrings("score.runs", java.util.List.of("true", "1e3", "[x]"))
+        .setStrings("score.compare", java.util.List.of(java.util.List.of("no", "0x10")))
+        .setStrings("evaluate.models", java.util.List.of("models/a, b")).load();
+    assertThat(config.score().runs()).containsExactly("true", "1e3", "[x]");
+    assertThat(config.score().compare()).containsExactly(java.util.List.of("no", "0x10"));
+    assertThat(config.evaluate().models()).containsExactly("models/a, b");
+  }
+
+  @Test
+  void evaluateOptionsAreCheckedBeforeAnyJob() {
+    assertThatThrownBy(() -> ConfigLoader.withDefaults().set("evaluate.benchmarks=[quality, qualty]")
+        .set("evaluate.settings=[rag, rag, trained_rg]").set("answer.k=12").load())
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("evaluate.benchmarks: got qualty, expected one of")
+        .hasMessageContaining("evaluate.settings: got trained_rg, expected closed_book, rag, trained or trained_rag")
+        .hasMessageContaining("evaluate.settings: got [rag, rag, trained_rg], expected each setting once")
+        .hasMessageContaining("answer.k: got 12 with retrieve.k 10, expected answer.k <= retrieve.k");
+  }
+
+  @Test
   void unknownKeyNamesTheNearestValidKey() {
     assertThatThrownBy(() -> ConfigLoader.withDefaults().set("chunk.max_token=12").load())
         .isInstanceOf(ConfigException.class)

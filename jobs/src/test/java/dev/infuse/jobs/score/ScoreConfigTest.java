@@ -27,12 +27,22 @@ class ScoreConfigTest {
   @Test
   void badOptionsNameTheKeyAndTheExpectedValue() {
     assertThatThrownBy(() -> ConfigLoader.withDefaults().set("score.confidence=1.5").set("score.judge=maybe")
-        .set("score.compare=[a]").set("score.bootstrap_resamples=10").set("score.numeric_tolerance=-1").load())
+        .set("score.compare=[[a, b], [a]]").set("score.bootstrap_resamples=10").set("score.numeric_tolerance=-1").load())
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("score.confidence: got 1.5, expected a fraction strictly between 0 and 1")
         .hasMessageContaining("score.judge: got maybe, expected auto, on or off")
-        .hasMessageContaining("score.compare: got [a], expected two different run ids")
+        .hasMessageContaining("score.compare: got pair [a], expected two different run ids [a, b] in each pair")
         .hasMessageContaining("score.bootstrap_resamples: got 10, expected an integer >= 100")
         .hasMessageContaining("score.numeric_tolerance: got -1.0, expected a relative tolerance in [0, 1)");
+  }
+
+  @Test
+  void aFlatPairIsNamedAsSuch() {
+    // [a, b] was the one-pair form; now every comparison is a pair of its own.
+    assertThatThrownBy(() -> ConfigLoader.withDefaults().set("score.compare=[a, b]").load())
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("score.compare: got [\"a\",\"b\"] with element 'a', expected a list of lists, e.g. [[a, b]]");
+    assertThat(ConfigLoader.withDefaults().set("score.compare=[[a, b], [b, c]]").load().score().compare())
+        .containsExactly(java.util.List.of("a", "b"), java.util.List.of("b", "c"));
   }
 }

@@ -1,0 +1,315 @@
+package dev.infuse.jobs.evaluate;
+
+import static org.apache.spark.sql.functions.col;
+
+import dev.infuse.jobs.answer.AnswerJob;
+import dev.infuse.jobs.chunk.ChunkJob;
+import dev.infuse.jobs.cli.RecordedSteps;
+import dev.infuse.jobs.config.ConfigException;
+import dev.infuse.jobs.config.InfuseConfig;
+import dev.infuse.jobs.io.Warehouse;
+import dev.infuse.jobs.report.ReportJob;
+import dev.infuse.jobs.retrieve.IndexJob;
+import dev.infuse.jobs.retrieve.RetrieveJob;
+import dev.infuse.jobs.score.FitScalingJob;
+import dev.infuse.jobs.score.ScoreJob;
+import dev.infuse.jobs.train.TrainJob;
+import dev.infuse.udfs.lm.ModelDirectory;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.sql.Row;
+
+/**
+ * The evaluation of Synthetic Mixed Training as a chain of recorded jobs, planned from the
+ * {@code evaluate} section: chunk, index and retrieve (for the rag settings); answer every benchmark in
+ * every setting, the trained settings once per model; score everything in one run with the paired
+ * comparisons; fit the scaling curve of each trained setting on each benchmark when the models span two
+ * or more synthetic token counts; report.
+ *
+ * <p>It only sets the keys that tie the steps together (which benchmark, setting, model, run ids); every
+ * other key (llm.*, answer.k, retrieve.retriever, score.bootstrap_resamples, ...) applies as configured.
+ * {@code evaluate} runs it alone; {@code demo} runs it after building and training.
+ */
+public final class Evaluation {
+  private final InfuseConfig config;
+  private final InfuseConfig.EvaluateConfig options;
+  private final List<Model> models;
+  private final List<String> untrained;
+  private final List<String> trained;
+  private final boolean fit;
+  private final boolean chunk;
+
+  /** A model of the sweep: the directory as configured, where it is, and its train_info.json synthetic_tokens. */
+  public record Model(String dir, Path path, Long syntheticTokens) {
+    String label() {
+      return dir + (syntheticTokens == null ? "" : String.format(Locale.ROOT, " (%,d synthetic tokens)", syntheticTokens));
+    }
+  }
+
+  /** The run ids of one evaluation. */
+  public record Result(List<String> retrieveRuns, Map<String, String> answerRuns, String scoreRun,
+      List<String> fitRuns, String reportRun) {}
+
+  /**
+   * Plans the evaluation; fails before any job runs when a benchmark list is empty, a trained setting has
+   * no model, or a model directory was not written by {@code train}.
+   *
+   * @param chunk whether the retrieval steps start with {@code chunk}; false when the caller just chunked
+   */
+  public Evaluation(InfuseConfig config, boolean chunk) {
+    this.config = config;
+    this.chunk = chunk;
+    this.options = config.evaluate();
+    List<String> problems = new ArrayList<>();
+    if (options.benchmarks().isEmpty()) {
+      problems.add("evaluate.benchmarks: got [], expected one or more benchmarks, e.g. [quality, longhealth, financebench]");
+    }
+    if (options.settings().isEmpty()) {
+      problems.add("evaluate.settings: got [], expected one or more of closed_book, rag, trained, trained_rag");
+    }
+    this.untrained = options.settings().stream().filter(s -> !s.startsWith("trained")).toList();
+    this.trained = options.settings().stream().filter(s -> s.startsWith("trained")).toList();
+    List<Model> found = new ArrayList<>();
+    if (!trained.isEmpty() && options.models().isEmpty()) {
+      problems.add("evaluate.models: got [] with settings " + trained + ", expected one or more model directories"
+          + " written by train");
+    }
+    for (String dir : trained.isEmpty() ? List.<String>of() : options.models()) {
+      Path path = TrainJob.modelDir(config.warehouse(), dir);
+      if (!Files.isRegularFile(path.resolve(ModelDirectory.CONFIG))) {
+        problems.add("evaluate.models: got " + dir + " (" + path + "), expected a model directory written by train"
+            + " (with " + ModelDirectory.CONFIG + ")");
+      } else {
+        found.add(new Model(dir, path, AnswerJob.syntheticTokens(path)));
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new ConfigException(problems);
+    }
+    this.models = List.copyOf(found);
+    this.fit = models.stream().map(Model::syntheticTokens).filter(t -> t != null && t > 0).distinct().count() >= 2;
+  }
+
+  public List<Model> models() {
+    return models;
+  }
+
+  /** Whether the models span two or more synthetic token counts, so that the scaling curve is fitted. */
+  public boolean fitsScaling() {
+    return fit;
+  }
+
+  private boolean retrieves() {
+    return options.retrieve() && options.anyRag();
+  }
+
+  /** How many recorded jobs {@link #run} runs, for the step headings. */
+  public int steps() {
+    return steps(options, models.size(), fit, chunk);
+  }
+
+  /**
+   * How many recorded jobs an evaluation runs with these options and this many models, before the models
+   * exist; {@code fits} says whether they span two or more token counts.
+   */
+  public static int steps(InfuseConfig.EvaluateConfig options, int models, boolean fits, boolean chunk) {
+    int benchmarks = options.benchmarks().size();
+    long untrained = options.settings().stream().filter(s -> !s.startsWith("trained")).count();
+    long trained = options.settings().size() - untrained;
+    boolean retrieves = options.retrieve() && options.anyRag();
+    long answers = benchmarks * (untrained + trained * models);
+    return (int) ((retrieves ? (chunk ? 2 : 1) + benchmarks : 0) + answers + 1 + (fits ? benchmarks * trained : 0)
+        + (options.report() ? 1 : 0));
+  }
+
+  /** Runs every step; stops at the first that fails ({@link RecordedSteps.StepFailedException}). */
+  public Result run(RecordedSteps steps) {
+    Warehouse warehouse = new Warehouse(steps.spark(), config.warehouse());
+    requireQuestions(warehouse);
+    var out = steps.out();
+    if (!trained.isEmpty() && !fit) {
+      out.println("evaluate: no scaling fit: the models span fewer than 2 synthetic token counts ("
+          + models.stream().map(Model::label).toList() + "); list models trained at several token counts to fit one");
+    }
+
+    List<String> retrieveRuns = new ArrayList<>();
+    if (retrieves()) {
+      if (chunk) {
+        steps.run("chunk: documents -> chunks (only new or changed documents)", ChunkJob.NAME, r -> new ChunkJob(r).run());
+      }
+      steps.run("index: chunks -> Lucene BM25 shards + dense vectors", IndexJob.NAME, r -> new IndexJob(r).run());
+      for (String benchmark : options.benchmarks()) {
+        retrieveRuns.add(steps.run(String.format(Locale.ROOT, "retrieve: %s questions -> top-%d chunks (%s)", benchmark,
+            config.retrieve().k(), config.retrieve().retriever()), RetrieveJob.NAME, r -> new RetrieveJob(r).run(),
+            loader -> loader.setString("retrieve.benchmark", benchmark)));
+      }
+    }
+
+    // Keyed benchmark/setting for the untrained settings, benchmark/setting/model index for the trained ones.
+    Map<String, String> answerRuns = new LinkedHashMap<>();
+    for (String benchmark : options.benchmarks()) {
+      for (String setting : untrained) {
+        answerRuns.put(benchmark + "/" + setting, answer(steps, benchmark, setting, null));
+      }
+      for (String setting : trained) {
+        for (int m = 0; m < models.size(); m++) {
+          answerRuns.put(benchmark + "/" + setting + "/" + m, answer(steps, benchmark, setting, models.get(m)));
+        }
+      }
+    }
+
+    List<List<String>> pairs = comparisons(answerRuns, out);
+    String scoreRun = steps.run("score: accuracy with bootstrap CIs" + (pairs.isEmpty() ? ""
+            : ", " + pairs.size() + " paired comparison(s)"), ScoreJob.NAME, r -> new ScoreJob(r).run(),
+        loader -> loader.setStrings("score.runs", List.copyOf(answerRuns.values())).setStrings("score.compare", pairs));
+
+    List<String> fitRuns = new ArrayList<>();
+    if (fit) {
+      for (String benchmark : options.benchmarks()) {
+        for (String setting : trained) {
+          fitRuns.add(fitScaling(steps, benchmark, setting, answerRuns));
+        }
+      }
+    }
+
+    String reportRun = null;
+    if (options.report()) {
+      List<String> scoreRuns = new ArrayList<>(List.of(scoreRun));
+      scoreRuns.addAll(fitRuns);
+      reportRun = steps.run("report: HTML and JSON", ReportJob.NAME, r -> new ReportJob(r).run(),
+          loader -> loader.setStrings("report.score_runs", scoreRuns)
+              .setStrings("report.retrieve_runs", retrieveRuns.isEmpty() ? List.of() : retrieveRuns));
+    }
+    return new Result(retrieveRuns, answerRuns, scoreRun, fitRuns, reportRun);
+  }
+
+  private String answer(RecordedSteps steps, String benchmark, String setting, Model model) {
+    String title = "answer: " + benchmark + ", " + setting + (model == null ? ", llm.backend " + config.llm().backend()
+        : ", model " + model.label());
+    return steps.run(title, AnswerJob.NAME, r -> new AnswerJob(r).run(), loader -> {
+      loader.setString("answer.benchmark", benchmark).setString("answer.setting", setting);
+      if (model != null) {
+        loader.setString("answer.model_dir", model.dir());
+      }
+      if (setting.endsWith("rag") && retrieves() && config.answer().retriever() == null) {
+        // The retriever this evaluation ran, even when retrievals holds other retrievers' rows too.
+        loader.setString("answer.retriever", config.retrieve().retriever());
+      }
+    });
+  }
+
+  /** The configured setting pairs as answer run pairs, per benchmark; pairs with a setting not run are skipped. */
+  private List<List<String>> comparisons(Map<String, String> answerRuns, PrintWriter out) {
+    List<List<String>> pairs = new ArrayList<>();
+    Set<List<String>> skipped = new LinkedHashSet<>();
+    for (List<String> pair : options.compare()) {
+      if (!options.settings().containsAll(pair)) {
+        skipped.add(pair);
+        continue;
+      }
+      for (String benchmark : options.benchmarks()) {
+        pairs.add(List.of(runOf(answerRuns, benchmark, pair.get(0)), runOf(answerRuns, benchmark, pair.get(1))));
+      }
+    }
+    if (!skipped.isEmpty()) {
+      out.println("evaluate: comparisons " + skipped + " skipped: their settings are not all in evaluate.settings "
+          + options.settings());
+    }
+    return pairs;
+  }
+
+  /** The run of a setting on a benchmark; a trained setting's is the last model's. */
+  private String runOf(Map<String, String> answerRuns, String benchmark, String setting) {
+    return setting.startsWith("trained") ? answerRuns.get(benchmark + "/" + setting + "/" + (models.size() - 1))
+        : answerRuns.get(benchmark + "/" + setting);
+  }
+
+  private String fitScaling(RecordedSteps steps, String benchmark, String setting, Map<String, String> answerRuns) {
+    List<String> sweep = new ArrayList<>();
+    for (int m = 0; m < models.size(); m++) {
+      Long tokens = models.get(m).syntheticTokens();
+      if (tokens != null && tokens > 0) {
+        sweep.add(answerRuns.get(benchmark + "/" + setting + "/" + m));
+      }
+    }
+    String baseline = options.settings().contains("rag") ? "rag" : null;
+    return steps.run(String.format(Locale.ROOT, "fit-scaling: %s, %s over %d models%s", benchmark, setting, sweep.size(),
+            baseline == null ? "" : ", against rag"), FitScalingJob.NAME, r -> new FitScalingJob(r).run(),
+        loader -> {
+          loader.setString("score.scaling_benchmark", benchmark).setString("score.scaling_setting", setting)
+              .setStrings("score.scaling_runs", sweep);
+          if (baseline == null) {
+            loader.set("score.scaling_baseline_setting=null");
+          } else {
+            loader.setString("score.scaling_baseline_setting", baseline)
+                .setString("score.scaling_baseline_run", answerRuns.get(benchmark + "/" + baseline));
+          }
+        });
+  }
+
+  /** Every benchmark must have questions: the answers would otherwise be empty runs. */
+  private void requireQuestions(Warehouse warehouse) {
+    if (!warehouse.exists("questions")) {
+      throw new ConfigException(List.of("evaluate.benchmarks: got " + options.benchmarks() + ", but " + warehouse.root()
+          + " has no questions table; expected ingest of each benchmark first"));
+    }
+    Set<String> present = new LinkedHashSet<>(warehouse.read("questions").select("benchmark").distinct()
+        .orderBy("benchmark").as(org.apache.spark.sql.Encoders.STRING()).collectAsList());
+    List<String> problems = new ArrayList<>();
+    for (String benchmark : options.benchmarks()) {
+      if (!present.contains(benchmark)) {
+        problems.add("evaluate.benchmarks: got " + benchmark + ", but questions holds none of its questions (it holds "
+            + present + "); expected `infuse ingest --format " + benchmark + "` first");
+      }
+    }
+    if (options.anyRag() && !options.retrieve() && !warehouse.exists("retrievals")) {
+      problems.add("evaluate.retrieve: got false with settings " + options.settings() + ", but there is no retrievals"
+          + " table; expected true, or retrieve to have run");
+    }
+    if (!problems.isEmpty()) {
+      throw new ConfigException(problems);
+    }
+  }
+
+  /** The headline numbers: accuracy per benchmark and setting, the comparisons and the fits. */
+  public static void printSummary(Warehouse warehouse, Evaluation.Result result, PrintWriter out) {
+    out.println();
+    out.println("Evaluation (score run " + result.scoreRun() + "):");
+    for (Row r : warehouse.read("scores").filter(col("score_run_id").equalTo(result.scoreRun())
+            .and(col("subset").equalTo("all")).and(col("metric").equalTo("accuracy")))
+        .orderBy("benchmark", "setting", "synthetic_tokens", "run_id").collectAsList()) {
+      Object tokens = r.getAs("synthetic_tokens");
+      out.printf(Locale.ROOT, "  %-13s %-12s %-16s accuracy %.4f [%.4f, %.4f] n=%d%n", r.<String>getAs("benchmark"),
+          r.<String>getAs("setting"), tokens == null ? "" : String.format(Locale.ROOT, "%,d tokens", (Long) tokens),
+          r.<Double>getAs("value"), r.<Double>getAs("ci_low"), r.<Double>getAs("ci_high"), r.<Long>getAs("n"));
+    }
+    if (warehouse.exists("score_comparisons")) {
+      for (Row r : warehouse.read("score_comparisons").filter(col("score_run_id").equalTo(result.scoreRun())
+              .and(col("subset").equalTo("all")).and(col("metric").equalTo("accuracy")))
+          .orderBy("benchmark", "setting_a", "setting_b").collectAsList()) {
+        out.printf(Locale.ROOT, "  %-13s %s - %s: %+.4f [%.4f, %.4f] p=%.4f n=%d%n", r.<String>getAs("benchmark"),
+            r.<String>getAs("setting_b"), r.<String>getAs("setting_a"), r.<Double>getAs("diff"), r.<Double>getAs("ci_low"),
+            r.<Double>getAs("ci_high"), r.<Double>getAs("p_value"), r.<Long>getAs("n"));
+      }
+    }
+    if (!result.fitRuns().isEmpty()) {
+      for (Row r : warehouse.read("scaling_fits").filter(col("score_run_id").isin(result.fitRuns().toArray()))
+          .orderBy("benchmark", "setting").collectAsList()) {
+        Object crossover = r.getAs("crossover_tokens");
+        out.printf(Locale.ROOT, "  %-13s %-12s fit: %s = %.4f + %.4f ln(tokens), R^2 %.3f over %d models; crosses rag: %s%n",
+            r.<String>getAs("benchmark"), r.<String>getAs("setting"), r.<String>getAs("metric"), r.<Double>getAs("intercept"),
+            r.<Double>getAs("slope"), r.<Double>getAs("r2"), r.<Integer>getAs("n_points"),
+            crossover == null ? "no" : String.format(Locale.ROOT, "at %.4g tokens", (Double) crossover));
+      }
+    }
+    out.flush();
+  }
+}
