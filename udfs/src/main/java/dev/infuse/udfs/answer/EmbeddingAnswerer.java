@@ -5,7 +5,10 @@ import dev.infuse.udfs.generate.Sentence;
 import dev.infuse.udfs.generate.Sentences;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -17,6 +20,10 @@ import java.util.Objects;
  * most 256 tokens of a text, so a whole chunk or article would be cut short), every window and every
  * option text is embedded, and an option's score is its highest cosine with any window. The answer is
  * the option with the highest score (the first on a tie).
+ *
+ * <p>Questions about one document retrieve mostly the same chunks (QuALITY and LongHealth ask some twenty
+ * questions per document), so the vectors of the last {@value #CACHED_TEXTS} distinct texts are kept and
+ * only new texts are embedded: the same answers, without embedding each window once per question.
  *
  * <p>Free and numeric questions: the answer is the context sentence most similar to the question; a
  * numeric answer is the first number in that sentence that the question does not mention itself (a year
@@ -30,10 +37,50 @@ public final class EmbeddingAnswerer {
   /** Words per context window: well under MiniLM's 256-token limit for English prose. */
   public static final int WINDOW_WORDS = 150;
 
+  /** Distinct texts whose vectors are kept between questions. */
+  public static final int CACHED_TEXTS = 4096;
+
   private final TextEmbedder embedder;
+  private final Map<String, float[]> vectors = new LinkedHashMap<>(256, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
+      return size() > CACHED_TEXTS;
+    }
+  };
+  private long embedded;
 
   public EmbeddingAnswerer(TextEmbedder embedder) {
     this.embedder = Objects.requireNonNull(embedder, "embedder");
+  }
+
+  /** How many texts this answerer has sent to the embedder (the rest came from its cache). */
+  public long embedded() {
+    return embedded;
+  }
+
+  /** The vectors of {@code texts}, in order; each distinct text not seen lately is embedded, all in one batch. */
+  private float[][] embed(List<String> texts) {
+    List<String> missing = new ArrayList<>();
+    for (String text : texts) {
+      if (!vectors.containsKey(text) && !missing.contains(text)) {
+        missing.add(text);
+      }
+    }
+    Map<String, float[]> fresh = new HashMap<>();
+    if (!missing.isEmpty()) {
+      float[][] computed = embedder.embed(missing);
+      embedded += missing.size();
+      for (int i = 0; i < missing.size(); i++) {
+        fresh.put(missing.get(i), computed[i]);
+        vectors.put(missing.get(i), computed[i]);
+      }
+    }
+    float[][] out = new float[texts.size()][];
+    for (int i = 0; i < texts.size(); i++) {
+      float[] cached = fresh.get(texts.get(i));
+      out[i] = cached != null ? cached : vectors.get(texts.get(i));
+    }
+    return out;
   }
 
   /**
@@ -64,7 +111,7 @@ public final class EmbeddingAnswerer {
     }
     List<String> texts = new ArrayList<>(input.options());
     texts.addAll(windows);
-    float[][] vectors = embedder.embed(texts);
+    float[][] vectors = embed(texts);
     int n = input.options().size();
     double[] scores = new double[n];
     Arrays.fill(scores, Double.NEGATIVE_INFINITY);
@@ -98,7 +145,7 @@ public final class EmbeddingAnswerer {
     List<String> texts = new ArrayList<>();
     texts.add(input.question());
     texts.addAll(sentences);
-    float[][] vectors = embedder.embed(texts);
+    float[][] vectors = embed(texts);
     int best = 1;
     for (int s = 2; s < vectors.length; s++) {
       if (dot(vectors[0], vectors[s]) > dot(vectors[0], vectors[best])) {

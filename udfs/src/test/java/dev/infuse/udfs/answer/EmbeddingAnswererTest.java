@@ -36,6 +36,24 @@ class EmbeddingAnswererTest {
   }
 
   @Test
+  void aWindowSeenBeforeIsNotEmbeddedAgainAndTheAnswerIsTheSame() {
+    AnswerInput first = new AnswerInput("q1", "quality", "mcq", "What did the captain cook?",
+        List.of("A violin concerto", "Spaghetti with tomato sauce", "A spaceship engine", "Tax law"), null, null, List.of());
+    AnswerInput second = new AnswerInput("q2", "quality", "mcq", "What did the crew eat?",
+        List.of("Pasta", "Nothing at all", "A violin concerto", "Raw fish"), null, null, List.of());
+    List<String> chunks = List.of("The captain spent the evening in the galley boiling pasta for the crew.",
+        "Later the crew ate in silence while the ship drifted.");
+    EmbeddingAnswerer cached = new EmbeddingAnswerer(embedder);
+    EmbeddingAnswerer.Answer a = cached.answer(first, chunks);
+    assertThat(cached.embedded()).isEqualTo(6);
+    EmbeddingAnswerer.Answer b = cached.answer(second, chunks);
+    // The two chunks and "A violin concerto" were embedded for the first question already.
+    assertThat(cached.embedded()).isEqualTo(9);
+    assertThat(b.scores()).containsExactly(new EmbeddingAnswerer(embedder).answer(second, chunks).scores());
+    assertThat(a.scores()).containsExactly(new EmbeddingAnswerer(embedder).answer(first, chunks).scores());
+  }
+
+  @Test
   void labelsAnswerWithTheLabelAndNoContextGivesNoAnswer() {
     AnswerInput nli = new AnswerInput("q", "anli", "label", "x", List.of("entailment", "neutral", "contradiction"), null,
         null, List.of());
