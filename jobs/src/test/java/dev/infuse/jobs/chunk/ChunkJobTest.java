@@ -11,19 +11,27 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class ChunkJobTest {
   private final SparkSession spark = SparkTestSession.get();
+  /** The QuALITY sample ingested once for the class; every test chunks its own copy of it. */
+  private static String ingested;
   private String warehouse;
 
-  @BeforeEach
-  void ingestSample() {
-    warehouse = SparkTestSession.tempDir("chunk").toString();
+  @BeforeAll
+  static void ingestSample() {
+    ingested = SparkTestSession.tempDir("chunk-ingested").toString();
     CliResult result = SparkTestSession.cli("ingest", "--format", "quality", "--input",
-        SparkTestSession.repoRoot().resolve("samples/quality/quality_dev_sample.jsonl").toString(), "--warehouse", warehouse);
+        SparkTestSession.repoRoot().resolve("samples/quality/quality_dev_sample.jsonl").toString(), "--warehouse", ingested);
     assertThat(result.code()).as(result.toString()).isZero();
+  }
+
+  @BeforeEach
+  void copyIngestedWarehouse() {
+    warehouse = SparkTestSession.copyOf(ingested, "chunk");
   }
 
   @Test
