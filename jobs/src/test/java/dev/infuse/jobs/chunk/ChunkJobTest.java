@@ -2,6 +2,7 @@ package dev.infuse.jobs.chunk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.infuse.jobs.QualitySample;
 import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.SparkTestSession.CliResult;
 import dev.infuse.jobs.io.Warehouse;
@@ -11,27 +12,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class ChunkJobTest {
   private final SparkSession spark = SparkTestSession.get();
-  /** The QuALITY sample ingested once for the class; every test chunks its own copy of it. */
-  private static String ingested;
   private String warehouse;
 
-  @BeforeAll
-  static void ingestSample() {
-    ingested = SparkTestSession.tempDir("chunk-ingested").toString();
-    CliResult result = SparkTestSession.cli("ingest", "--format", "quality", "--input",
-        SparkTestSession.repoRoot().resolve("samples/quality/quality_dev_sample.jsonl").toString(), "--warehouse", ingested);
-    assertThat(result.code()).as(result.toString()).isZero();
-  }
-
+  /** The QuALITY sample is ingested once per test JVM; every test chunks its own copy of it. */
   @BeforeEach
-  void copyIngestedWarehouse() {
-    warehouse = SparkTestSession.copyOf(ingested, "chunk");
+  void ingestSample() {
+    warehouse = QualitySample.ingestedCopy("chunk");
   }
 
   @Test
