@@ -70,6 +70,29 @@ public final class SparkTestSession {
     }
   }
 
+  /**
+   * A fresh copy of a warehouse built once for a whole test class, so a test that writes to it leaves the
+   * shared fixture as it was. Delta logs name data files relative to the table, so the copy is a
+   * warehouse of its own.
+   */
+  public static String copyOf(String warehouse, String prefix) {
+    Path source = Path.of(warehouse);
+    Path target = tempDir(prefix);
+    try (var paths = Files.walk(source)) {
+      for (Path path : (Iterable<Path>) paths::iterator) {
+        Path to = target.resolve(source.relativize(path).toString());
+        if (Files.isDirectory(path)) {
+          Files.createDirectories(to);
+        } else {
+          Files.copy(path, to);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return target.toString();
+  }
+
   /** Runs the CLI in this JVM against the shared session, capturing its output. */
   public static CliResult cli(String... args) {
     get();

@@ -3,6 +3,7 @@ package dev.infuse.jobs.answer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.infuse.jobs.QualitySample;
 import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.SparkTestSession.CliResult;
 import dev.infuse.jobs.contract.Contract;
@@ -29,9 +30,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * answer on real QuALITY questions (../shared/benchmarks/quality): the model-free default in closed book
- * and in rag over hand-written retrievals, generate mode against an OpenAI-compatible server (cached on
- * rerun), and loglikelihood with a tiny trained model.
+ * answer on real QuALITY questions (samples/quality, the same file as ../shared/benchmarks/quality): the
+ * model-free default in closed book and in rag over hand-written retrievals, generate mode against an
+ * OpenAI-compatible server (cached on rerun), and loglikelihood with a tiny trained model.
  */
 class AnswerJobTest {
   private static final SparkSession SPARK = SparkTestSession.get();
@@ -48,12 +49,8 @@ class AnswerJobTest {
 
   @BeforeAll
   static void ingestAndChunkQuality() {
-    warehouse = SparkTestSession.tempDir("answer").toString();
-    CliResult ingest = SparkTestSession.cli("ingest", "--format", "quality", "--input",
-        SparkTestSession.benchmark("quality").resolve("quality_dev_sample.jsonl").toString(), "--warehouse", warehouse);
-    assertThat(ingest.code()).as(ingest.toString()).isZero();
-    CliResult chunk = SparkTestSession.cli("chunk", "--warehouse", warehouse, "--max-tokens", "256");
-    assertThat(chunk.code()).as(chunk.toString()).isZero();
+    // Ingested and chunked at 256 tokens once per test JVM (exit codes checked there); this class's own copy.
+    warehouse = QualitySample.chunkedCopy(256, "answer");
     Warehouse w = new Warehouse(SPARK, warehouse);
     firstQuestions = w.read("questions").filter("benchmark = 'quality'").orderBy("question_id").limit(3).collectAsList();
     // Two questions get three bm25 chunks of their own article (ranks 1..3 = ordinals 0..2) and one dense

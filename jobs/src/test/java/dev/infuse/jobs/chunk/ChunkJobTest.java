@@ -2,6 +2,7 @@ package dev.infuse.jobs.chunk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.infuse.jobs.QualitySample;
 import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.SparkTestSession.CliResult;
 import dev.infuse.jobs.io.Warehouse;
@@ -18,12 +19,10 @@ class ChunkJobTest {
   private final SparkSession spark = SparkTestSession.get();
   private String warehouse;
 
+  /** The QuALITY sample is ingested once per test JVM; every test chunks its own copy of it. */
   @BeforeEach
   void ingestSample() {
-    warehouse = SparkTestSession.tempDir("chunk").toString();
-    CliResult result = SparkTestSession.cli("ingest", "--format", "quality", "--input",
-        SparkTestSession.repoRoot().resolve("samples/quality/quality_dev_sample.jsonl").toString(), "--warehouse", warehouse);
-    assertThat(result.code()).as(result.toString()).isZero();
+    warehouse = QualitySample.ingestedCopy("chunk");
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.infuse.jobs.generate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.infuse.jobs.QualitySample;
 import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.SparkTestSession.CliResult;
 import dev.infuse.jobs.io.Warehouse;
@@ -9,7 +10,6 @@ import dev.infuse.udfs.llm.FakeOpenAiServer;
 import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,20 +18,10 @@ import org.junit.jupiter.api.Test;
  */
 class GenerationJobsTest {
   private static final SparkSession SPARK = SparkTestSession.get();
-  private static String chunked;
-
-  @BeforeAll
-  static void ingestAndChunkOneArticle() {
-    chunked = SparkTestSession.tempDir("gen").toString();
-    assertThat(SparkTestSession.cli("ingest", "--format", "quality", "--input",
-        SparkTestSession.repoRoot().resolve("samples/quality/quality_dev_sample.jsonl").toString(),
-        "--warehouse", chunked).code()).isZero();
-    assertThat(SparkTestSession.cli("chunk", "--warehouse", chunked, "--max-tokens", "512").code()).isZero();
-  }
 
   @Test
   void extractiveQaAndAllDocumentKindsLandWithTheirProvenance() {
-    String warehouse = copyOf(chunked);
+    String warehouse = chunkedCopy();
     CliResult qa = SparkTestSession.cli("gen-qa", "--warehouse", warehouse, "--set", "gen_qa.max_units=6", "--pairs", "3");
     assertThat(qa.code()).as(qa.toString()).isZero();
     Warehouse w = new Warehouse(SPARK, warehouse);
@@ -60,7 +50,7 @@ class GenerationJobsTest {
 
   @Test
   void theSameJobsRunAgainstAnOpenAiCompatibleServerByConfigAlone() throws Exception {
-    String warehouse = copyOf(chunked);
+    String warehouse = chunkedCopy();
     try (FakeOpenAiServer server = new FakeOpenAiServer()) {
       server.setResponder(request -> "[{\"question\": \"What happens?\", \"answer\": \"Something.\"}]");
       String[] llm = {"--set", "llm.backend=openai", "--set", "llm.base_url=" + server.baseUrl(), "--set", "llm.model=fake-1",
@@ -84,7 +74,7 @@ class GenerationJobsTest {
 
   @Test
   void failedCallsAreRecordedQuarantinedAndRetriedOnTheNextRun() throws Exception {
-    String warehouse = copyOf(chunked);
+    String warehouse = chunkedCopy();
     try (FakeOpenAiServer server = new FakeOpenAiServer()) {
       server.setResponder(request -> "not json at all");
       String[] args = {"gen-qa", "--warehouse", warehouse, "--set", "gen_qa.max_units=4", "--set", "llm.backend=openai",
@@ -113,7 +103,7 @@ class GenerationJobsTest {
 
   @Test
   void aTokenBudgetStopsCleanlyKeepsTheWorkAndTheNextRunFinishes() throws Exception {
-    String warehouse = copyOf(chunked);
+    String warehouse = chunkedCopy();
     try (FakeOpenAiServer server = new FakeOpenAiServer()) {
       server.setResponder(request -> "[{\"question\": \"Q?\", \"answer\": \"A.\"}]");
       String[] args = {"gen-qa", "--warehouse", warehouse, "--set", "gen_qa.max_units=6", "--set", "llm.backend=openai",
@@ -146,7 +136,7 @@ class GenerationJobsTest {
 
   @Test
   void theApiKeyAppearsInNoTableOrOutput() throws Exception {
-    String warehouse = copyOf(chunked);
+    String warehouse = chunkedCopy();
     String secret = System.getenv("INFUSE_TEST_API_KEY");
     assertThat(secret).as("surefire sets INFUSE_TEST_API_KEY").isNotBlank();
     try (FakeOpenAiServer server = new FakeOpenAiServer()) {
@@ -175,24 +165,11 @@ class GenerationJobsTest {
     return all;
   }
 
-  /** A private copy of the chunked warehouse, so tests do not see each other's calls. */
-  private static String copyOf(String warehouse) {
-    try {
-      java.nio.file.Path target = SparkTestSession.tempDir("gen-copy");
-      java.nio.file.Path source = java.nio.file.Path.of(warehouse);
-      try (var files = java.nio.file.Files.walk(source)) {
-        for (java.nio.file.Path file : files.toList()) {
-          java.nio.file.Path to = target.resolve(source.relativize(file).toString());
-          if (java.nio.file.Files.isDirectory(file)) {
-            java.nio.file.Files.createDirectories(to);
-          } else {
-            java.nio.file.Files.copy(file, to);
-          }
-        }
-      }
-      return target.toString();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+  /**
+   * A private copy of the QuALITY sample ingested and chunked at 512 tokens (built once per test JVM), so
+   * tests do not see each other's calls.
+   */
+  private static String chunkedCopy() {
+    return QualitySample.chunkedCopy(512, "gen-copy");
   }
 }

@@ -2,6 +2,7 @@ package dev.infuse.jobs.retrieve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.infuse.jobs.QualitySample;
 import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.SparkTestSession.CliResult;
 import dev.infuse.jobs.io.Warehouse;
@@ -124,11 +125,8 @@ class RetrieveJobTest {
 
   @Test
   void qualityQuestionsRetrieveOnlyFromTheirOwnArticleAndHaveNoRecallRow() {
-    String warehouse = SparkTestSession.tempDir("retrieve-quality").toString();
-    CliResult ingest = SparkTestSession.cli("ingest", "--format", "quality", "--input",
-        SparkTestSession.repoRoot().resolve("samples/quality/quality_dev_sample.jsonl").toString(), "--warehouse", warehouse);
-    assertThat(ingest.code()).as(ingest.toString()).isZero();
-    assertThat(SparkTestSession.cli("chunk", "--warehouse", warehouse, "--max-tokens", "256").code()).isZero();
+    // The QuALITY sample ingested and chunked at 256 tokens (built once per test JVM, checked there; a copy here).
+    String warehouse = QualitySample.chunkedCopy(256, "retrieve-quality");
     // BM25 only: no embeddings are needed, and 4 chunks per shard spreads the articles over several shards.
     CliResult index = SparkTestSession.cli("index", "--warehouse", warehouse, "--no-dense", "--chunks-per-shard", "4");
     assertThat(index.code()).as(index.toString()).isZero();
