@@ -236,6 +236,10 @@ class EvaluateEndToEndTest {
     CliResult notAModel = SparkTestSession.cli("evaluate", "--warehouse", warehouse, "--models", "shards/demo");
     assertThat(notAModel.code()).isEqualTo(2);
     assertThat(notAModel.err()).contains("evaluate.models: got shards/demo").contains("expected a model directory");
+    CliResult tooFewRetrieved = SparkTestSession.cli("evaluate", "--warehouse", warehouse, "--models", "models/tiny",
+        "--set", "answer.k=12");
+    assertThat(tooFewRetrieved.code()).isEqualTo(2);
+    assertThat(tooFewRetrieved.err()).contains("answer.k: got 12 with retrieve.k 10, expected answer.k <= retrieve.k");
     CliResult badPair = SparkTestSession.cli("evaluate", "--warehouse", warehouse, "--set",
         "evaluate.compare=[[rag, rga]]");
     assertThat(badPair.code()).isEqualTo(2);

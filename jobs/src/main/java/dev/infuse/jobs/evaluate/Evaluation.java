@@ -75,6 +75,11 @@ public final class Evaluation {
     if (options.settings().isEmpty()) {
       problems.add("evaluate.settings: got [], expected one or more of closed_book, rag, trained, trained_rag");
     }
+    if (retrieves() && config.answer().k() > config.retrieve().k()) {
+      // Only here: answer alone may read fewer retrieved chunks than it asks for, retrieve alone any k.
+      problems.add("answer.k: got " + config.answer().k() + " with retrieve.k " + config.retrieve().k()
+          + ", expected answer.k <= retrieve.k: evaluate retrieves retrieve.k chunks and answers from the top answer.k");
+    }
     this.untrained = options.settings().stream().filter(s -> !s.startsWith("trained")).toList();
     this.trained = options.settings().stream().filter(s -> s.startsWith("trained")).toList();
     List<Model> found = new ArrayList<>();
