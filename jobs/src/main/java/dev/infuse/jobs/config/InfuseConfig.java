@@ -369,11 +369,6 @@ public record InfuseConfig(
     public boolean anyRag() {
       return settings.stream().anyMatch(s -> s.endsWith("rag"));
     }
-
-    /** Whether any setting answers with the trained models. */
-    public boolean anyTrained() {
-      return settings.stream().anyMatch(s -> s.startsWith("trained"));
-    }
   }
 
   /** Every semantic problem, as "key: got X, expected Y"; empty when the config is usable. */
