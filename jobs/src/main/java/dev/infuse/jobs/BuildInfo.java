@@ -11,8 +11,8 @@ public final class BuildInfo {
   }
 
   /**
-   * The git commit: {@code -Dinfuse.git.sha} (bin/infuse sets it), else {@code INFUSE_GIT_SHA} from the
-   * environment (set it in a cluster job definition), else {@code unknown}.
+   * The git commit: {@code -Dinfuse.git.sha} (bin/infuse sets it), else {@code INFUSE_GIT_SHA} from
+   * the environment (set it in a cluster job definition), else {@code unknown}.
    */
   public static String gitSha() {
     String sha = System.getProperty("infuse.git.sha");

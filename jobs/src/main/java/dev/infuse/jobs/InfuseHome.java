@@ -3,9 +3,9 @@ package dev.infuse.jobs;
 import java.nio.file.Path;
 
 /**
- * The Infuse installation directory (the repository root), where {@code conf/}, {@code samples/} and
- * {@code data-contracts/} live: {@code -Dinfuse.home} (bin/infuse sets it), else {@code INFUSE_HOME},
- * else the working directory.
+ * The Infuse installation directory (the repository root), where {@code conf/}, {@code samples/}
+ * and {@code data-contracts/} live: {@code -Dinfuse.home} (bin/infuse sets it), else {@code
+ * INFUSE_HOME}, else the working directory.
  */
 public final class InfuseHome {
   private InfuseHome() {}

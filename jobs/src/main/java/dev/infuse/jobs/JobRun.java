@@ -22,7 +22,8 @@ import org.apache.spark.sql.SparkSession;
  * Every job gets one from the CLI and reports its counts through {@link #succeed} or {@link #fail}.
  */
 public final class JobRun {
-  private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter ID_TIME =
+      DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
   private final String job;
   private final String runId;
@@ -33,10 +34,15 @@ public final class JobRun {
   private final PrintWriter out;
   private final PrintWriter err;
 
-  public JobRun(String job, SparkSession spark, InfuseConfig config, PrintWriter out, PrintWriter err) {
+  public JobRun(
+      String job, SparkSession spark, InfuseConfig config, PrintWriter out, PrintWriter err) {
     this.job = job;
-    this.runId = job + "-" + ID_TIME.format(startedAt) + "-"
-        + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(2);
+    this.runId =
+        job
+            + "-"
+            + ID_TIME.format(startedAt)
+            + "-"
+            + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(2);
     this.spark = spark;
     this.config = config;
     this.warehouse = new Warehouse(spark, config.warehouse());
@@ -76,11 +82,23 @@ public final class JobRun {
     return err;
   }
 
-  /** Records a succeeded run; fails if the counts do not reconcile, since that would mean lost records. */
+  /**
+   * Records a succeeded run; fails if the counts do not reconcile, since that would mean lost
+   * records.
+   */
   public void succeed(RunCounts counts) {
     if (!counts.reconciles()) {
-      throw new IllegalStateException("counts do not reconcile for run " + runId + ": read " + counts.input()
-          + " != written " + counts.output() + " + quarantined " + counts.quarantined() + " " + counts.details());
+      throw new IllegalStateException(
+          "counts do not reconcile for run "
+              + runId
+              + ": read "
+              + counts.input()
+              + " != written "
+              + counts.output()
+              + " + quarantined "
+              + counts.quarantined()
+              + " "
+              + counts.details());
     }
     record("succeeded", counts, null);
   }
@@ -91,9 +109,25 @@ public final class JobRun {
   }
 
   private void record(String status, RunCounts counts, String error) {
-    Row row = RowFactory.create(runId, job, status, ConfigJson.hash(config), ConfigJson.canonical(config),
-        BuildInfo.gitSha(), BuildInfo.version(), spark.version(), Timestamp.from(startedAt), Timestamp.from(Instant.now()),
-        counts.input(), counts.output(), counts.quarantined(), SparkRows.map(counts.details()), error);
-    warehouse.append(Contracts.load("runs"), spark.createDataFrame(List.of(row), Contracts.load("runs").schema()));
+    Row row =
+        RowFactory.create(
+            runId,
+            job,
+            status,
+            ConfigJson.hash(config),
+            ConfigJson.canonical(config),
+            BuildInfo.gitSha(),
+            BuildInfo.version(),
+            spark.version(),
+            Timestamp.from(startedAt),
+            Timestamp.from(Instant.now()),
+            counts.input(),
+            counts.output(),
+            counts.quarantined(),
+            SparkRows.map(counts.details()),
+            error);
+    warehouse.append(
+        Contracts.load("runs"),
+        spark.createDataFrame(List.of(row), Contracts.load("runs").schema()));
   }
 }

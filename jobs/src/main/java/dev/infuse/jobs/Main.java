@@ -24,20 +24,43 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The entry point for {@code bin/infuse} and {@code spark-submit --class dev.infuse.jobs.Main <jar> <job> …}.
- * It only parses arguments and dispatches; each job lives in its own class.
+ * The entry point for {@code bin/infuse} and {@code spark-submit --class dev.infuse.jobs.Main <jar>
+ * <job> …}. It only parses arguments and dispatches; each job lives in its own class.
  */
-@Command(name = "infuse", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-    description = {"Apache Spark batch jobs for LLM post-training data and evaluation.",
-        "Every job takes --config FILE, --set key=value, --warehouse DIR|URI and --help."},
-    subcommands = {IngestCommand.class, ChunkCommand.class, EmbedCommand.class, GenQaCommand.class, GenDocsCommand.class,
-        TrainCommand.class, BuildShardsCommand.class, IndexCommand.class, RetrieveCommand.class, AnswerCommand.class,
-        ScoreCommand.class, FitScalingCommand.class, ReportCommand.class, EvaluateCommand.class, SqlCommand.class, ValidateCommand.class,
-        DemoCommand.class, CommandLine.HelpCommand.class},
-    footer = {"", "Run 'infuse JOB --help' for a job's options. Docs: README.md, docs/ARCHITECTURE.md."})
+@Command(
+    name = "infuse",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = {
+      "Apache Spark batch jobs for LLM post-training data and evaluation.",
+      "Every job takes --config FILE, --set key=value, --warehouse DIR|URI and --help."
+    },
+    subcommands = {
+      IngestCommand.class,
+      ChunkCommand.class,
+      EmbedCommand.class,
+      GenQaCommand.class,
+      GenDocsCommand.class,
+      TrainCommand.class,
+      BuildShardsCommand.class,
+      IndexCommand.class,
+      RetrieveCommand.class,
+      AnswerCommand.class,
+      ScoreCommand.class,
+      FitScalingCommand.class,
+      ReportCommand.class,
+      EvaluateCommand.class,
+      SqlCommand.class,
+      ValidateCommand.class,
+      DemoCommand.class,
+      CommandLine.HelpCommand.class
+    },
+    footer = {
+      "",
+      "Run 'infuse JOB --help' for a job's options. Docs: README.md, docs/ARCHITECTURE.md."
+    })
 public final class Main implements java.util.concurrent.Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   /** No job given: show the jobs and fail as a usage error. */
   @Override

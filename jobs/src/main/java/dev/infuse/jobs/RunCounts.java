@@ -4,10 +4,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What a run read, wrote and quarantined. For a succeeded run, input = output + quarantined: nothing is
- * dropped silently.
+ * What a run read, wrote and quarantined. For a succeeded run, input = output + quarantined:
+ * nothing is dropped silently.
  *
- * @param details finer counts, by table and reason ({@code documents.inserted}, {@code questions.collapsed}, …)
+ * @param details finer counts, by table and reason ({@code documents.inserted}, {@code
+ *     questions.collapsed}, …)
  */
 public record RunCounts(long input, long output, long quarantined, Map<String, Long> details) {
   public RunCounts {

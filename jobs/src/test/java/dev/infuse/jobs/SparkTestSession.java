@@ -9,8 +9,8 @@ import java.nio.file.Path;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The one SparkSession of a test JVM: local[2], UI off, loopback driver, few partitions. Jobs under test
- * find it as the active session and use it instead of creating their own.
+ * The one SparkSession of a test JVM: local[2], UI off, loopback driver, few partitions. Jobs under
+ * test find it as the active session and use it instead of creating their own.
  */
 public final class SparkTestSession {
   private static SparkSession spark;
@@ -19,29 +19,34 @@ public final class SparkTestSession {
 
   public static synchronized SparkSession get() {
     if (spark == null) {
-      spark = SparkSession.builder()
-          .master("local[2]")
-          .appName("infuse-tests")
-          .config("spark.ui.enabled", "false")
-          .config("spark.ui.showConsoleProgress", "false")
-          .config("spark.driver.host", "127.0.0.1")
-          .config("spark.driver.bindAddress", "127.0.0.1")
-          .config("spark.sql.shuffle.partitions", "2")
-          .config("spark.default.parallelism", "2")
-          .config("spark.sql.session.timeZone", "UTC")
-          .config("spark.sql.jsonGenerator.ignoreNullFields", "false")
-          .config("spark.databricks.delta.snapshotPartitions", "2")
-          .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-          .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
-          .config("spark.sql.warehouse.dir", tempDir("spark-warehouse").toString())
-          .getOrCreate();
+      spark =
+          SparkSession.builder()
+              .master("local[2]")
+              .appName("infuse-tests")
+              .config("spark.ui.enabled", "false")
+              .config("spark.ui.showConsoleProgress", "false")
+              .config("spark.driver.host", "127.0.0.1")
+              .config("spark.driver.bindAddress", "127.0.0.1")
+              .config("spark.sql.shuffle.partitions", "2")
+              .config("spark.default.parallelism", "2")
+              .config("spark.sql.session.timeZone", "UTC")
+              .config("spark.sql.jsonGenerator.ignoreNullFields", "false")
+              .config("spark.databricks.delta.snapshotPartitions", "2")
+              .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+              .config(
+                  "spark.sql.catalog.spark_catalog",
+                  "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+              .config("spark.sql.warehouse.dir", tempDir("spark-warehouse").toString())
+              .getOrCreate();
       spark.sparkContext().setLogLevel("ERROR");
     }
     SparkSession.setActiveSession(spark);
     return spark;
   }
 
-  /** The repository root: -Dinfuse.repo.root (surefire sets it), else the nearest parent with udfs/. */
+  /**
+   * The repository root: -Dinfuse.repo.root (surefire sets it), else the nearest parent with udfs/.
+   */
   public static Path repoRoot() {
     String root = System.getProperty("infuse.repo.root");
     if (root != null && Files.isDirectory(Path.of(root, "udfs"))) {
@@ -52,7 +57,8 @@ public final class SparkTestSession {
       dir = dir.getParent();
     }
     if (dir == null) {
-      throw new IllegalStateException("cannot find the repository root above " + Path.of("").toAbsolutePath());
+      throw new IllegalStateException(
+          "cannot find the repository root above " + Path.of("").toAbsolutePath());
     }
     return dir;
   }
@@ -71,9 +77,9 @@ public final class SparkTestSession {
   }
 
   /**
-   * A fresh copy of a warehouse built once for a whole test class, so a test that writes to it leaves the
-   * shared fixture as it was. Delta logs name data files relative to the table, so the copy is a
-   * warehouse of its own.
+   * A fresh copy of a warehouse built once for a whole test class, so a test that writes to it
+   * leaves the shared fixture as it was. Delta logs name data files relative to the table, so the
+   * copy is a warehouse of its own.
    */
   public static String copyOf(String warehouse, String prefix) {
     Path source = Path.of(warehouse);

@@ -10,8 +10,9 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code infuse demo} end to end on the sample shipped in the repository, then again: nothing changes.
- * The rerun goes to the shared demo warehouse, which is fine because it must leave every table as it was.
+ * {@code infuse demo} end to end on the sample shipped in the repository, then again: nothing
+ * changes. The rerun goes to the shared demo warehouse, which is fine because it must leave every
+ * table as it was.
  */
 class DemoEndToEndTest {
   private final SparkSession spark = SparkTestSession.get();
@@ -21,18 +22,56 @@ class DemoEndToEndTest {
     // The shared demo warehouse: one demo run per test JVM, since the demo trains a model.
     String warehouse = DemoWarehouse.get();
     CliResult result = DemoWarehouse.firstRun();
-    assertThat(result.out()).contains("== 1/25 ingest", "== 2/25 chunk", "== 3/25 embed", "== 4/25 gen-qa",
-        "== 5/25 gen-docs", "== 6/25 build-shards", "mix 20,000 tokens", "== 8/25 build-shards", "== 9/25 train",
-        "== 11/25 train", "== 12/25 ask the largest model", "model (djl, greedy):", "by log-likelihood: acc picks",
-        "dense retrieval for it", "== 13/25 index", "== 14/25 retrieve", "== 15/25 answer: quality, rag",
-        "== 21/25 answer: quality, trained_rag, model models/tiny (", "== 22/25 score", "== 23/25 fit-scaling",
-        "== 25/25 report", "report.html", "Evaluation (score run", "fit: accuracy = ", "Look at it:",
-        "bin/infuse sql --warehouse");
+    assertThat(result.out())
+        .contains(
+            "== 1/25 ingest",
+            "== 2/25 chunk",
+            "== 3/25 embed",
+            "== 4/25 gen-qa",
+            "== 5/25 gen-docs",
+            "== 6/25 build-shards",
+            "mix 20,000 tokens",
+            "== 8/25 build-shards",
+            "== 9/25 train",
+            "== 11/25 train",
+            "== 12/25 ask the largest model",
+            "model (djl, greedy):",
+            "by log-likelihood: acc picks",
+            "dense retrieval for it",
+            "== 13/25 index",
+            "== 14/25 retrieve",
+            "== 15/25 answer: quality, rag",
+            "== 21/25 answer: quality, trained_rag, model models/tiny (",
+            "== 22/25 score",
+            "== 23/25 fit-scaling",
+            "== 25/25 report",
+            "report.html",
+            "Evaluation (score run",
+            "fit: accuracy = ",
+            "Look at it:",
+            "bin/infuse sql --warehouse");
 
     Warehouse w = new Warehouse(spark, warehouse);
-    assertThat(w.tables()).containsExactly("chunk_embeddings", "chunks", "decontamination_hits", "documents", "llm_calls",
-        "predictions", "quarantine", "questions", "retrievals", "runs", "scaling_fits", "score_comparisons", "scores",
-        "shard_dedup_drops", "shard_manifest", "synthetic_docs", "synthetic_qa", "train_metrics");
+    assertThat(w.tables())
+        .containsExactly(
+            "chunk_embeddings",
+            "chunks",
+            "decontamination_hits",
+            "documents",
+            "llm_calls",
+            "predictions",
+            "quarantine",
+            "questions",
+            "retrievals",
+            "runs",
+            "scaling_fits",
+            "score_comparisons",
+            "scores",
+            "shard_dedup_drops",
+            "shard_manifest",
+            "synthetic_docs",
+            "synthetic_qa",
+            "train_metrics");
     assertThat(w.read("documents").count()).isEqualTo(5);
     assertThat(w.read("questions").count()).isEqualTo(62);
     assertThat(w.read("chunks").filter("n_tokens > 1024 OR n_tokens < 1").count()).isZero();
@@ -41,33 +80,64 @@ class DemoEndToEndTest {
     // Three shard builds of one mixture at three token targets, each in three reconciled formats.
     assertThat(w.read("shard_manifest").select("output").distinct().count()).isEqualTo(3);
     assertThat(w.read("shard_manifest").select("format").distinct().count()).isEqualTo(3);
-    assertThat(w.read("shard_manifest").groupBy("output", "format").agg(org.apache.spark.sql.functions.sum("tokens")
-            .as("tokens")).groupBy("output").agg(org.apache.spark.sql.functions.countDistinct("tokens").as("totals"))
-        .filter("totals <> 1").count()).as("every format of a build holds the same tokens").isZero();
+    assertThat(
+            w.read("shard_manifest")
+                .groupBy("output", "format")
+                .agg(org.apache.spark.sql.functions.sum("tokens").as("tokens"))
+                .groupBy("output")
+                .agg(org.apache.spark.sql.functions.countDistinct("tokens").as("totals"))
+                .filter("totals <> 1")
+                .count())
+        .as("every format of a build holds the same tokens")
+        .isZero();
     for (String build : java.util.List.of("demo-20k", "demo-40k", "demo")) {
       assertThat(java.nio.file.Path.of(warehouse, "shards", build, "COMPLETED")).isRegularFile();
     }
     // Each model trains one pass over its build's Parquet sequences (batch 4).
     java.util.Map<String, Long> onePass = new java.util.HashMap<>();
-    for (Row build : w.read("shard_manifest").filter("format = 'parquet'").groupBy("output").sum("sequences")
-        .collectAsList()) {
+    for (Row build :
+        w.read("shard_manifest")
+            .filter("format = 'parquet'")
+            .groupBy("output")
+            .sum("sequences")
+            .collectAsList()) {
       onePass.put(build.getString(0).replaceFirst(".*/", ""), (build.getLong(1) + 3) / 4);
     }
-    assertThat(w.read("train_metrics").count()).isEqualTo(onePass.values().stream().mapToLong(Long::longValue).sum());
-    // The evaluation: rag, and each model closed book and with rag; scored, compared, fitted, reported.
+    assertThat(w.read("train_metrics").count())
+        .isEqualTo(onePass.values().stream().mapToLong(Long::longValue).sum());
+    // The evaluation: rag, and each model closed book and with rag; scored, compared, fitted,
+    // reported.
     assertThat(w.read("predictions").select("setting").distinct().count()).isEqualTo(3);
-    assertThat(w.read("predictions").filter("setting LIKE 'trained%'").select("synthetic_tokens").distinct().count())
+    assertThat(
+            w.read("predictions")
+                .filter("setting LIKE 'trained%'")
+                .select("synthetic_tokens")
+                .distinct()
+                .count())
         .isEqualTo(3);
-    assertThat(w.read("scores").filter("metric = 'accuracy' AND subset = 'all'").count()).isEqualTo(7);
+    assertThat(w.read("scores").filter("metric = 'accuracy' AND subset = 'all'").count())
+        .isEqualTo(7);
     assertThat(w.read("score_comparisons").count()).isEqualTo(2);
-    assertThat(w.read("scaling_fits").select("setting").as(org.apache.spark.sql.Encoders.STRING()).collectAsList())
+    assertThat(
+            w.read("scaling_fits")
+                .select("setting")
+                .as(org.apache.spark.sql.Encoders.STRING())
+                .collectAsList())
         .containsExactlyInAnyOrder("trained", "trained_rag");
-    assertThat(w.read("scaling_fits").filter("n_points = 3 AND baseline_setting = 'rag'").count()).isEqualTo(2);
+    assertThat(w.read("scaling_fits").filter("n_points = 3 AND baseline_setting = 'rag'").count())
+        .isEqualTo(2);
     assertThat(w.read("chunk_embeddings").count()).isEqualTo(w.read("chunks").count());
-    assertThat(java.nio.file.Path.of(warehouse, "models", "tiny", "model.safetensors")).isRegularFile();
+    assertThat(java.nio.file.Path.of(warehouse, "models", "tiny", "model.safetensors"))
+        .isRegularFile();
     assertThat(w.read("synthetic_qa").count()).isPositive();
     assertThat(w.read("synthetic_docs").select("kind").distinct().count()).isEqualTo(3);
-    assertThat(w.read("synthetic_docs").filter("kind = 'rephrase'").select("variant").distinct().count()).isEqualTo(4);
+    assertThat(
+            w.read("synthetic_docs")
+                .filter("kind = 'rephrase'")
+                .select("variant")
+                .distinct()
+                .count())
+        .isEqualTo(4);
     assertThat(w.read("llm_calls").filter("status <> 'succeeded'").count()).isZero();
 
     long documents = w.version("documents");
@@ -89,7 +159,9 @@ class DemoEndToEndTest {
     assertThat(w.version("synthetic_qa")).isEqualTo(qa);
     assertThat(w.version("synthetic_docs")).isEqualTo(docs);
     assertThat(w.version("chunk_embeddings")).as("a rerun embeds nothing").isEqualTo(embeddings);
-    assertThat(w.version("train_metrics")).as("a rerun resumes at the final step and trains nothing").isEqualTo(metrics);
+    assertThat(w.version("train_metrics"))
+        .as("a rerun resumes at the final step and trains nothing")
+        .isEqualTo(metrics);
     assertThat(w.version("shard_manifest")).as("the shards are up to date").isEqualTo(manifest);
     assertThat(w.version("retrievals")).as("the same retrievals").isEqualTo(retrievals);
     long steps = onePass.get("demo");

@@ -38,16 +38,19 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Sentences per second through the Spark {@code embed} path (EmbedJob.transform: mapPartitions, the
- * per-JVM DJL embedder, Row conversion) against a raw ONNX Runtime {@code OrtSession} driven by plain
- * Java, side by side in one JVM: same model file, tokenization, length-sorted windows and batch size,
- * same pooling, ONNX Runtime threads per call, and as many Java threads as Spark partitions. Rounds
- * alternate between the two so that a neighbour's load hits both. Asserts nothing about time. Run:
+ * per-JVM DJL embedder, Row conversion) against a raw ONNX Runtime {@code OrtSession} driven by
+ * plain Java, side by side in one JVM: same model file, tokenization, length-sorted windows and
+ * batch size, same pooling, ONNX Runtime threads per call, and as many Java threads as Spark
+ * partitions. Rounds alternate between the two so that a neighbour's load hits both. Asserts
+ * nothing about time. Run:
  *
  * <pre>mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark \
  *   -Dtest=EmbeddingThroughputBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false
- *   [-Dbench.texts=2000 -Dbench.batch=32 -Dbench.threads=1 -Dbench.parallelism=1 -Dbench.rounds=5]</pre>
+ *   [-Dbench.texts=2000 -Dbench.batch=32 -Dbench.threads=1 -Dbench.parallelism=1 -Dbench.rounds=5]
+ * </pre>
  *
- * <p>The figures land in {@code tests/target/surefire-reports/*EmbeddingThroughputBenchmarkTest-output.txt}.
+ * <p>The figures land in {@code
+ * tests/target/surefire-reports/*EmbeddingThroughputBenchmarkTest-output.txt}.
  */
 @Tag("benchmark")
 class EmbeddingThroughputBenchmarkTest {
@@ -56,6 +59,7 @@ class EmbeddingThroughputBenchmarkTest {
   private static final int THREADS = Integer.getInteger("bench.threads", 1);
   private static final int PARALLELISM = Integer.getInteger("bench.parallelism", 1);
   private static final int ROUNDS = Integer.getInteger("bench.rounds", 5);
+
   /** The window EmbedRows sorts by length: the raw side uses the same. */
   private static final int WINDOW = BATCH * 16;
 
@@ -68,7 +72,8 @@ class EmbeddingThroughputBenchmarkTest {
     Dataset<Row> chunks = chunks(spark, texts, PARALLELISM).cache();
     chunks.count();
 
-    // DJL's OrtEngine creates the JVM's one OrtEnvironment, with its own options, and fails if one exists:
+    // DJL's OrtEngine creates the JVM's one OrtEnvironment, with its own options, and fails if one
+    // exists:
     // so it goes first, and the raw side then gets the same environment (never closed: DJL's too).
     ExecutorModels.get(spec);
     OrtEnvironment env = OrtEnvironment.getEnvironment();
@@ -76,9 +81,11 @@ class EmbeddingThroughputBenchmarkTest {
       options.setInterOpNumThreads(1);
       options.setIntraOpNumThreads(THREADS);
       try (OrtSession session = env.createSession(files.modelFile().toString(), options);
-          EmbeddingTokenizer tokenizer = new EmbeddingTokenizer(files.tokenizerJson(), DjlSentenceEmbedder.MAX_TOKENS)) {
+          EmbeddingTokenizer tokenizer =
+              new EmbeddingTokenizer(files.tokenizerJson(), DjlSentenceEmbedder.MAX_TOKENS)) {
         RawOrt raw = new RawOrt(env, session, tokenizer);
-        // One full untimed round of each (model load, JIT of Spark's and DJL's paths, ORT's first-run
+        // One full untimed round of each (model load, JIT of Spark's and DJL's paths, ORT's
+        // first-run
         // allocations): with a short warm-up the Spark rounds still sped up round after round.
         sparkPath(spark, chunks, spec);
         raw.embedAll(texts, PARALLELISM);
@@ -93,38 +100,69 @@ class EmbeddingThroughputBenchmarkTest {
           float[][] vectors = raw.embedAll(texts, PARALLELISM);
           rawRates.add(vectors.length / ((System.nanoTime() - start) / 1e9));
         }
-        double maxDiff = maxDifference(ExecutorModels.get(spec).embed(texts.subList(0, 100)),
-            raw.embedAll(texts.subList(0, 100), 1));
+        double maxDiff =
+            maxDifference(
+                ExecutorModels.get(spec).embed(texts.subList(0, 100)),
+                raw.embedAll(texts.subList(0, 100), 1));
 
         double sparkBest = sparkRates.stream().mapToDouble(Double::doubleValue).max().orElse(0);
         double rawBest = rawRates.stream().mapToDouble(Double::doubleValue).max().orElse(0);
         double sparkMedian = median(sparkRates);
         double rawMedian = median(rawRates);
-        int meanTokens = (int) tokenizer.tokenize(texts).stream().mapToInt(TokenIds::length).average().orElse(0);
-        System.out.printf(Locale.ROOT, "%nEmbedding throughput, all-MiniLM-L6-v2 on CPU, %d sentences (mean %d tokens),"
-            + " batch %d, ORT threads %d, %d partition(s) = %d raw Java thread(s), %d rounds, %d cores, Spark %s%n",
-            TEXTS, meanTokens, BATCH, THREADS, PARALLELISM, PARALLELISM, ROUNDS,
-            Runtime.getRuntime().availableProcessors(), spark.sparkContext().master());
-        System.out.printf(Locale.ROOT, "  Spark embed path (EmbedJob.transform)  best %8.1f/s  median %8.1f/s  rounds %s%n",
-            sparkBest, sparkMedian, format(sparkRates));
-        System.out.printf(Locale.ROOT, "  raw OrtSession                         best %8.1f/s  median %8.1f/s  rounds %s%n",
-            rawBest, rawMedian, format(rawRates));
-        System.out.printf(Locale.ROOT, "  ratio Spark / raw                      best %8.3f    median %8.3f    (goal >= 0.85)%n",
-            sparkBest / rawBest, sparkMedian / rawMedian);
-        System.out.printf(Locale.ROOT, "  largest difference between the two paths' vectors: %.2e%n", maxDiff);
-        System.out.println("  reproduce: mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark"
-            + " -Dtest=EmbeddingThroughputBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false");
+        int meanTokens =
+            (int) tokenizer.tokenize(texts).stream().mapToInt(TokenIds::length).average().orElse(0);
+        System.out.printf(
+            Locale.ROOT,
+            "%nEmbedding throughput, all-MiniLM-L6-v2 on CPU, %d sentences (mean %d tokens),"
+                + " batch %d, ORT threads %d, %d partition(s) = %d raw Java thread(s), %d rounds, %d cores, Spark %s%n",
+            TEXTS,
+            meanTokens,
+            BATCH,
+            THREADS,
+            PARALLELISM,
+            PARALLELISM,
+            ROUNDS,
+            Runtime.getRuntime().availableProcessors(),
+            spark.sparkContext().master());
+        System.out.printf(
+            Locale.ROOT,
+            "  Spark embed path (EmbedJob.transform)  best %8.1f/s  median %8.1f/s  rounds %s%n",
+            sparkBest,
+            sparkMedian,
+            format(sparkRates));
+        System.out.printf(
+            Locale.ROOT,
+            "  raw OrtSession                         best %8.1f/s  median %8.1f/s  rounds %s%n",
+            rawBest,
+            rawMedian,
+            format(rawRates));
+        System.out.printf(
+            Locale.ROOT,
+            "  ratio Spark / raw                      best %8.3f    median %8.3f    (goal >= 0.85)%n",
+            sparkBest / rawBest,
+            sparkMedian / rawMedian);
+        System.out.printf(
+            Locale.ROOT, "  largest difference between the two paths' vectors: %.2e%n", maxDiff);
+        System.out.println(
+            "  reproduce: mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark"
+                + " -Dtest=EmbeddingThroughputBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false");
         System.out.flush();
       }
     }
   }
 
-  /** Runs the job's transform over every chunk and counts the embeddings, which consumes every row. */
+  /**
+   * Runs the job's transform over every chunk and counts the embeddings, which consumes every row.
+   */
   private static long sparkPath(SparkSession spark, Dataset<Row> chunks, EmbedderSpec spec) {
-    return EmbedJob.transform(spark, chunks, spec, "all-minilm-l6-v2").filter("kind = 'embedding'").count();
+    return EmbedJob.transform(spark, chunks, spec, "all-minilm-l6-v2")
+        .filter("kind = 'embedding'")
+        .count();
   }
 
-  /** The baseline: the same steps as the job, with ONNX Runtime called directly and no Spark or DJL. */
+  /**
+   * The baseline: the same steps as the job, with ONNX Runtime called directly and no Spark or DJL.
+   */
   private record RawOrt(OrtEnvironment env, OrtSession session, EmbeddingTokenizer tokenizer) {
     float[][] embedAll(List<String> texts, int threads) throws Exception {
       float[][] result = new float[texts.size()][];
@@ -135,14 +173,16 @@ class EmbeddingThroughputBenchmarkTest {
         for (int t = 0; t < threads; t++) {
           int from = Math.min(texts.size(), t * per);
           int to = Math.min(texts.size(), from + per);
-          slices.add(pool.submit(() -> {
-            for (int w = from; w < to; w += WINDOW) {
-              int end = Math.min(to, w + WINDOW);
-              float[][] vectors = embedWindow(texts.subList(w, end));
-              System.arraycopy(vectors, 0, result, w, vectors.length);
-            }
-            return null;
-          }));
+          slices.add(
+              pool.submit(
+                  () -> {
+                    for (int w = from; w < to; w += WINDOW) {
+                      int end = Math.min(to, w + WINDOW);
+                      float[][] vectors = embedWindow(texts.subList(w, end));
+                      System.arraycopy(vectors, 0, result, w, vectors.length);
+                    }
+                    return null;
+                  }));
         }
         for (Future<?> slice : slices) {
           slice.get();
@@ -166,11 +206,12 @@ class EmbeddingThroughputBenchmarkTest {
         Map<String, OnnxTensor> inputs = new HashMap<>();
         try {
           for (String name : session.getInputNames()) {
-            long[] data = switch (name) {
-              case "input_ids" -> batch.inputIds();
-              case "attention_mask" -> batch.attentionMask();
-              default -> batch.tokenTypeIds();
-            };
+            long[] data =
+                switch (name) {
+                  case "input_ids" -> batch.inputIds();
+                  case "attention_mask" -> batch.attentionMask();
+                  default -> batch.tokenTypeIds();
+                };
             inputs.put(name, OnnxTensor.createTensor(env, LongBuffer.wrap(data), shape));
           }
           try (OrtSession.Result output = session.run(inputs)) {
@@ -179,8 +220,13 @@ class EmbeddingThroughputBenchmarkTest {
             long[] hiddenShape = hidden.getInfo().getShape();
             float[] values = new float[(int) (hiddenShape[0] * hiddenShape[1] * hiddenShape[2])];
             hidden.getFloatBuffer().get(values);
-            float[][] vectors = Pooling.meanPoolNormalized(values, batch.attentionMask(), batch.rows(), batch.length(),
-                (int) hiddenShape[2]);
+            float[][] vectors =
+                Pooling.meanPoolNormalized(
+                    values,
+                    batch.attentionMask(),
+                    batch.rows(),
+                    batch.length(),
+                    (int) hiddenShape[2]);
             for (int i = 0; i < batchRows.length; i++) {
               result[batchRows[i]] = vectors[i];
             }
@@ -193,11 +239,16 @@ class EmbeddingThroughputBenchmarkTest {
     }
   }
 
-  /** Sentences of the QuALITY sample's articles, in order, repeated if more are asked for than it has. */
+  /**
+   * Sentences of the QuALITY sample's articles, in order, repeated if more are asked for than it
+   * has.
+   */
   private static List<String> sentences(int count) throws Exception {
     ObjectMapper json = new ObjectMapper();
     List<String> sentences = new ArrayList<>();
-    for (String line : Files.readAllLines(SparkTestSession.repoRoot().resolve("samples/quality/quality_dev_sample.jsonl"))) {
+    for (String line :
+        Files.readAllLines(
+            SparkTestSession.repoRoot().resolve("samples/quality/quality_dev_sample.jsonl"))) {
       if (line.isBlank()) {
         continue;
       }
@@ -220,9 +271,14 @@ class EmbeddingThroughputBenchmarkTest {
     for (int i = 0; i < texts.size(); i++) {
       rows.add(RowFactory.create("c" + i, "d" + (i / 50), texts.get(i), "0".repeat(64)));
     }
-    StructType schema = new StructType().add("chunk_id", DataTypes.StringType).add("doc_id", DataTypes.StringType)
-        .add("text", DataTypes.StringType).add("text_sha256", DataTypes.StringType);
-    return spark.createDataFrame(new JavaSparkContext(spark.sparkContext()).parallelize(rows, partitions), schema);
+    StructType schema =
+        new StructType()
+            .add("chunk_id", DataTypes.StringType)
+            .add("doc_id", DataTypes.StringType)
+            .add("text", DataTypes.StringType)
+            .add("text_sha256", DataTypes.StringType);
+    return spark.createDataFrame(
+        new JavaSparkContext(spark.sparkContext()).parallelize(rows, partitions), schema);
   }
 
   private static double maxDifference(float[][] a, float[][] b) {

@@ -29,8 +29,13 @@ class LauncherTest {
 
   @Test
   void sqlJsonOnStdoutIsOnlyJsonLines() throws Exception {
-    Process process = run("sql", "--warehouse", DemoWarehouse.get(), "--json",
-        "SELECT doc_id, count(*) AS chunks FROM chunks GROUP BY doc_id ORDER BY doc_id");
+    Process process =
+        run(
+            "sql",
+            "--warehouse",
+            DemoWarehouse.get(),
+            "--json",
+            "SELECT doc_id, count(*) AS chunks FROM chunks GROUP BY doc_id ORDER BY doc_id");
     String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(process.waitFor(180, TimeUnit.SECONDS)).isTrue();
     assertThat(process.exitValue()).as(out).isZero();
@@ -56,7 +61,8 @@ class LauncherTest {
     Path launcher = SparkTestSession.repoRoot().resolve("bin/infuse");
     List<String> command = new ArrayList<>(List.of(launcher.toString()));
     command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
     builder.environment().put("INFUSE_JAVA_OPTS", "-Xmx1g");
     return builder.start();
   }

@@ -33,10 +33,12 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Throughput of the LLM layer against a loopback OpenAI-compatible server with a fixed latency. Prints
- * ratios measured side by side in one run; asserts nothing about time. Run it with:
+ * Throughput of the LLM layer against a loopback OpenAI-compatible server with a fixed latency.
+ * Prints ratios measured side by side in one run; asserts nothing about time. Run it with:
  *
- * <pre>mvn -B -q install -DskipTests && mvn -B -pl tests verify -Dinfuse.excludedGroups= -Dgroups=benchmark</pre>
+ * <pre>
+ * mvn -B -q install -DskipTests && mvn -B -pl tests verify -Dinfuse.excludedGroups= -Dgroups=benchmark
+ * </pre>
  */
 @Tag("benchmark")
 class LlmThroughputBenchmarkTest {
@@ -51,22 +53,32 @@ class LlmThroughputBenchmarkTest {
     SparkSession spark = SparkTestSession.get();
     try (FakeOpenAiServer server = new FakeOpenAiServer()) {
       server.setLatencyMillis(LATENCY_MS);
-      InfuseConfig config = ConfigLoader.withDefaults()
-          .setString("warehouse", SparkTestSession.tempDir("bench").toString())
-          .set("llm.backend=openai").setString("llm.base_url", server.baseUrl()).set("llm.model=bench-1")
-          .set("llm.max_concurrency=" + CONCURRENCY).set("run.progress_interval_seconds=0")
-          .set("llm.rows_per_task=" + Integer.getInteger("bench.rowsPerTask", 256)).load();
+      InfuseConfig config =
+          ConfigLoader.withDefaults()
+              .setString("warehouse", SparkTestSession.tempDir("bench").toString())
+              .set("llm.backend=openai")
+              .setString("llm.base_url", server.baseUrl())
+              .set("llm.model=bench-1")
+              .set("llm.max_concurrency=" + CONCURRENCY)
+              .set("run.progress_interval_seconds=0")
+              .set("llm.rows_per_task=" + Integer.getInteger("bench.rowsPerTask", 256))
+              .load();
       PrintWriter out = new PrintWriter(System.out, true);
-      // Warm up the JVM and Spark (code generation, the Delta table) on other keys, so both sides are measured warm.
-      new LlmCallRunner(new JobRun("warmup", spark, config, out, out)).call(requests(spark, config, 500, "warmup"));
+      // Warm up the JVM and Spark (code generation, the Delta table) on other keys, so both sides
+      // are measured warm.
+      new LlmCallRunner(new JobRun("warmup", spark, config, out, out))
+          .call(requests(spark, config, 500, "warmup"));
       server.resetCounters();
       Dataset<Row> requests = requests(spark, config, ROWS, "job");
 
-      // The job path: cache lookup, executor tasks with the shared bounded client, journal, Delta merge.
+      // The job path: cache lookup, executor tasks with the shared bounded client, journal, Delta
+      // merge.
       long start = System.nanoTime();
-      LlmCallRunner.Outcome outcome = new LlmCallRunner(new JobRun("bench", spark, config, out, out)).call(requests);
+      LlmCallRunner.Outcome outcome =
+          new LlmCallRunner(new JobRun("bench", spark, config, out, out)).call(requests);
       double jobSeconds = (System.nanoTime() - start) / 1e9;
-      // The same call again: every key is cached, so this is the job's fixed cost without any request.
+      // The same call again: every key is cached, so this is the job's fixed cost without any
+      // request.
       start = System.nanoTime();
       new LlmCallRunner(new JobRun("bench", spark, config, out, out)).call(requests);
       double fixedSeconds = (System.nanoTime() - start) / 1e9;
@@ -75,58 +87,123 @@ class LlmThroughputBenchmarkTest {
       Dataset<Row> naive = requests(spark, config, NAIVE_ROWS, "naive");
       String url = server.baseUrl() + "/chat/completions";
       start = System.nanoTime();
-      long naiveDone = naive.select("chat_request").as(Encoders.STRING()).map(
-          (org.apache.spark.api.java.function.MapFunction<String, Integer>) request -> blockingCall(url, request),
-          Encoders.INT()).filter((org.apache.spark.api.java.function.FilterFunction<Integer>) code -> code == 200).count();
+      long naiveDone =
+          naive
+              .select("chat_request")
+              .as(Encoders.STRING())
+              .map(
+                  (org.apache.spark.api.java.function.MapFunction<String, Integer>)
+                      request -> blockingCall(url, request),
+                  Encoders.INT())
+              .filter(
+                  (org.apache.spark.api.java.function.FilterFunction<Integer>) code -> code == 200)
+              .count();
       double naiveSeconds = (System.nanoTime() - start) / 1e9;
 
       double bound = CONCURRENCY * 1000.0 / LATENCY_MS;
       double jobRate = outcome.called() / jobSeconds;
       double stageRate = outcome.called() / Math.max(1e-3, outcome.callSeconds());
       double naiveRate = naiveDone / naiveSeconds;
-      out.printf(Locale.ROOT, "%nLLM throughput, loopback server, latency %d ms, concurrency %d, Spark %s (%d cores)%n",
-          LATENCY_MS, CONCURRENCY, spark.sparkContext().master(), Runtime.getRuntime().availableProcessors());
+      out.printf(
+          Locale.ROOT,
+          "%nLLM throughput, loopback server, latency %d ms, concurrency %d, Spark %s (%d cores)%n",
+          LATENCY_MS,
+          CONCURRENCY,
+          spark.sparkContext().master(),
+          Runtime.getRuntime().availableProcessors());
       out.printf(Locale.ROOT, "  bound C/latency                      %8.1f req/s%n", bound);
-      out.printf(Locale.ROOT, "  job, end to end (%d rows, %.1f s)   %8.1f req/s  = %.2f of the bound%n", outcome.called(),
-          jobSeconds, jobRate, jobRate / bound);
-      out.printf(Locale.ROOT, "  job, calling stage alone (%.1f s)    %8.1f req/s  = %.2f of the bound%n",
-          outcome.callSeconds(), stageRate, stageRate / bound);
-      out.printf(Locale.ROOT, "  job, all cached rerun                %8.1f s (cache lookup only, no request)%n", fixedSeconds);
-      out.printf(Locale.ROOT, "  naive blocking UDF (%d rows, %.1f s)  %8.1f req/s%n", naiveDone, naiveSeconds, naiveRate);
-      out.printf(Locale.ROOT, "  job end to end / naive UDF           %8.1fx%n", jobRate / naiveRate);
-      out.printf(Locale.ROOT, "  calling stage / naive UDF            %8.1fx%n", stageRate / naiveRate);
-      out.printf(Locale.ROOT, "  requests the server saw: %d (%d + %d naive; the cached rerun sent none); most in flight at once: %d%n",
-          server.totalRequests(), outcome.called(), naiveDone, server.maxInFlight());
-      Row latency = new dev.infuse.jobs.io.Warehouse(spark, config.warehouse()).read("llm_calls")
-          .selectExpr("avg(latency_ms)", "max(latency_ms)", "max(attempts)").head();
-      out.printf(Locale.ROOT, "  per call: mean latency %.0f ms, max %d ms, max attempts %d%n", latency.getDouble(0),
-          latency.getLong(1), latency.getInt(2));
+      out.printf(
+          Locale.ROOT,
+          "  job, end to end (%d rows, %.1f s)   %8.1f req/s  = %.2f of the bound%n",
+          outcome.called(),
+          jobSeconds,
+          jobRate,
+          jobRate / bound);
+      out.printf(
+          Locale.ROOT,
+          "  job, calling stage alone (%.1f s)    %8.1f req/s  = %.2f of the bound%n",
+          outcome.callSeconds(),
+          stageRate,
+          stageRate / bound);
+      out.printf(
+          Locale.ROOT,
+          "  job, all cached rerun                %8.1f s (cache lookup only, no request)%n",
+          fixedSeconds);
+      out.printf(
+          Locale.ROOT,
+          "  naive blocking UDF (%d rows, %.1f s)  %8.1f req/s%n",
+          naiveDone,
+          naiveSeconds,
+          naiveRate);
+      out.printf(
+          Locale.ROOT, "  job end to end / naive UDF           %8.1fx%n", jobRate / naiveRate);
+      out.printf(
+          Locale.ROOT, "  calling stage / naive UDF            %8.1fx%n", stageRate / naiveRate);
+      out.printf(
+          Locale.ROOT,
+          "  requests the server saw: %d (%d + %d naive; the cached rerun sent none); most in flight at once: %d%n",
+          server.totalRequests(),
+          outcome.called(),
+          naiveDone,
+          server.maxInFlight());
+      Row latency =
+          new dev.infuse.jobs.io.Warehouse(spark, config.warehouse())
+              .read("llm_calls")
+              .selectExpr("avg(latency_ms)", "max(latency_ms)", "max(attempts)")
+              .head();
+      out.printf(
+          Locale.ROOT,
+          "  per call: mean latency %.0f ms, max %d ms, max attempts %d%n",
+          latency.getDouble(0),
+          latency.getLong(1),
+          latency.getInt(2));
     }
   }
 
-  private static Dataset<Row> requests(SparkSession spark, InfuseConfig config, int rows, String tag) throws Exception {
+  private static Dataset<Row> requests(
+      SparkSession spark, InfuseConfig config, int rows, String tag) throws Exception {
     List<Row> list = new ArrayList<>();
     for (int i = 0; i < rows; i++) {
-      ChatRequest request = new ChatRequest(config.llm().model(),
-          List.of(new ChatMessage("user", "Benchmark " + tag + " request " + i + ": say something.")),
-          new GenerationParams(16, 0.0, 1.0, 1, List.of(), (long) i, false, null), Map.of());
-      list.add(RowFactory.create(RequestKeys.key("openai", request), JSON.writeValueAsString(request),
-          RequestKeys.canonicalJson("openai", request)));
+      ChatRequest request =
+          new ChatRequest(
+              config.llm().model(),
+              List.of(
+                  new ChatMessage(
+                      "user", "Benchmark " + tag + " request " + i + ": say something.")),
+              new GenerationParams(16, 0.0, 1.0, 1, List.of(), (long) i, false, null),
+              Map.of());
+      list.add(
+          RowFactory.create(
+              RequestKeys.key("openai", request),
+              JSON.writeValueAsString(request),
+              RequestKeys.canonicalJson("openai", request)));
     }
-    StructType schema = new StructType().add("call_key", DataTypes.StringType).add("chat_request", DataTypes.StringType)
-        .add("canonical_request", DataTypes.StringType);
-    return spark.createDataFrame(new JavaSparkContext(spark.sparkContext()).parallelize(list, 2), schema);
+    StructType schema =
+        new StructType()
+            .add("call_key", DataTypes.StringType)
+            .add("chat_request", DataTypes.StringType)
+            .add("canonical_request", DataTypes.StringType);
+    return spark.createDataFrame(
+        new JavaSparkContext(spark.sparkContext()).parallelize(list, 2), schema);
   }
 
-  private static final HttpClient NAIVE_CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private static final HttpClient NAIVE_CLIENT =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
   private static int blockingCall(String url, String chatRequestJson) throws Exception {
     var request = JSON.readTree(chatRequestJson);
-    String body = JSON.createObjectNode().put("model", request.get("model").asText())
-        .set("messages", request.get("messages")).toString();
-    HttpResponse<String> response = NAIVE_CLIENT.send(HttpRequest.newBuilder(URI.create(url))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    String body =
+        JSON.createObjectNode()
+            .put("model", request.get("model").asText())
+            .set("messages", request.get("messages"))
+            .toString();
+    HttpResponse<String> response =
+        NAIVE_CLIENT.send(
+            HttpRequest.newBuilder(URI.create(url))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     return response.statusCode();
   }
 }

@@ -33,12 +33,14 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Near-duplicate removal on synthetic documents with planted clusters: {@link NearDuplicates} against
- * Spark MLlib's {@code MinHashLSH.approxSimilarityJoin} on the same data in the same JVM (recall,
- * precision, wall time), and NearDuplicates at 1×, 2×, 4× and 8× a base size. Prints figures; asserts
- * nothing about time. Run it with:
+ * Near-duplicate removal on synthetic documents with planted clusters: {@link NearDuplicates}
+ * against Spark MLlib's {@code MinHashLSH.approxSimilarityJoin} on the same data in the same JVM
+ * (recall, precision, wall time), and NearDuplicates at 1×, 2×, 4× and 8× a base size. Prints
+ * figures; asserts nothing about time. Run it with:
  *
- * <pre>mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark -Dtest=NearDuplicatesBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false</pre>
+ * <pre>
+ * mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark -Dtest=NearDuplicatesBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false
+ * </pre>
  *
  * <p>Sizes: {@code -Dbench.dedupDocs} (default 50000) for the comparison, {@code -Dbench.dedupBase}
  * (default 12500) for the scaling series.
@@ -74,17 +76,37 @@ class NearDuplicatesBenchmarkTest {
     Dataset<Row> mllibDropped = runMllib(config, docs);
     double mllibSeconds = (System.nanoTime() - start) / 1e9;
 
-    out.printf(Locale.ROOT, "%nNear-duplicate removal, %d documents of 100-300 words (vocabulary 5000), %d planted copies"
-        + " (%d with true 5-shingle Jaccard >= %.2f to their original), Spark %s, %d cores%n",
-        rows, planted, plantedAbove, config.jaccardThreshold(), spark.sparkContext().master(),
+    out.printf(
+        Locale.ROOT,
+        "%nNear-duplicate removal, %d documents of 100-300 words (vocabulary 5000), %d planted copies"
+            + " (%d with true 5-shingle Jaccard >= %.2f to their original), Spark %s, %d cores%n",
+        rows,
+        planted,
+        plantedAbove,
+        config.jaccardThreshold(),
+        spark.sparkContext().master(),
         Runtime.getRuntime().availableProcessors());
-    out.printf(Locale.ROOT, "  NearDuplicates: shingles %d words, %d permutations = %d bands x %d rows, threshold %.2f%n",
-        config.shingleSize(), config.numPermutations(), config.bands(), config.rows(), config.jaccardThreshold());
-    out.printf(Locale.ROOT, "  MLlib: RegexTokenizer -> NGram(%d) -> HashingTF(2^22, binary) -> MinHashLSH(%d tables)"
-        + " -> approxSimilarityJoin(distance <= %.2f)%n", config.shingleSize(), MLLIB_TABLES, 1 - config.jaccardThreshold());
+    out.printf(
+        Locale.ROOT,
+        "  NearDuplicates: shingles %d words, %d permutations = %d bands x %d rows, threshold %.2f%n",
+        config.shingleSize(),
+        config.numPermutations(),
+        config.bands(),
+        config.rows(),
+        config.jaccardThreshold());
+    out.printf(
+        Locale.ROOT,
+        "  MLlib: RegexTokenizer -> NGram(%d) -> HashingTF(2^22, binary) -> MinHashLSH(%d tables)"
+            + " -> approxSimilarityJoin(distance <= %.2f)%n",
+        config.shingleSize(),
+        MLLIB_TABLES,
+        1 - config.jaccardThreshold());
     report(out, "NearDuplicates", oursDropped, docs, oursSeconds, config);
     report(out, "MLlib MinHashLSH", mllibDropped, docs, mllibSeconds, config);
-    out.printf(Locale.ROOT, "  speed: MLlib / NearDuplicates wall time = %.2fx%n", mllibSeconds / oursSeconds);
+    out.printf(
+        Locale.ROOT,
+        "  speed: MLlib / NearDuplicates wall time = %.2fx%n",
+        mllibSeconds / oursSeconds);
     docs.unpersist();
 
     out.printf(Locale.ROOT, "%nNearDuplicates scaling (base %d documents)%n", BASE);
@@ -98,73 +120,126 @@ class NearDuplicatesBenchmarkTest {
       if (factor == 1) {
         baseSeconds = seconds;
       }
-      out.printf(Locale.ROOT, "  %dx  %7d docs  %7.1f s  %8.0f docs/s  time / (linear from 1x) = %.2f%n", factor, n, seconds,
-          n / seconds, seconds / (baseSeconds * factor));
+      out.printf(
+          Locale.ROOT,
+          "  %dx  %7d docs  %7.1f s  %8.0f docs/s  time / (linear from 1x) = %.2f%n",
+          factor,
+          n,
+          seconds,
+          n / seconds,
+          seconds / (baseSeconds * factor));
       scaled.unpersist();
     }
-    out.println("  reproduce: mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark"
-        + " -Dtest=NearDuplicatesBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false");
+    out.println(
+        "  reproduce: mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark"
+            + " -Dtest=NearDuplicatesBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false");
   }
 
-  /** Runs NearDuplicates to the end (both outputs counted); returns the dropped row ids, persisted. */
+  /**
+   * Runs NearDuplicates to the end (both outputs counted); returns the dropped row ids, persisted.
+   */
   private static Dataset<Row> runNearDuplicates(DedupConfig config, Dataset<Row> docs) {
-    try (NearDuplicates.Result result = new NearDuplicates(config).apply(docs.select("row_id", "text"))) {
-      Dataset<Row> dropped = result.drops().select("row_id").persist(StorageLevel.MEMORY_AND_DISK());
+    try (NearDuplicates.Result result =
+        new NearDuplicates(config).apply(docs.select("row_id", "text"))) {
+      Dataset<Row> dropped =
+          result.drops().select("row_id").persist(StorageLevel.MEMORY_AND_DISK());
       dropped.count();
       result.kept().count();
       return dropped;
     }
   }
 
-  /** MLlib's way: drop every row that has a similar row with a smaller id. Returns the dropped ids, persisted. */
+  /**
+   * MLlib's way: drop every row that has a similar row with a smaller id. Returns the dropped ids,
+   * persisted.
+   */
   private static Dataset<Row> runMllib(DedupConfig config, Dataset<Row> docs) {
-    Pipeline pipeline = new Pipeline().setStages(new PipelineStage[] {
-        new RegexTokenizer().setInputCol("text").setOutputCol("words").setPattern("\\W+").setToLowercase(true),
-        new NGram().setN(config.shingleSize()).setInputCol("words").setOutputCol("shingles"),
-        new HashingTF().setNumFeatures(1 << 22).setBinary(true).setInputCol("shingles").setOutputCol("features"),
-        new MinHashLSH().setNumHashTables(MLLIB_TABLES).setSeed(config.seed()).setInputCol("features")
-            .setOutputCol("hashes")});
+    Pipeline pipeline =
+        new Pipeline()
+            .setStages(
+                new PipelineStage[] {
+                  new RegexTokenizer()
+                      .setInputCol("text")
+                      .setOutputCol("words")
+                      .setPattern("\\W+")
+                      .setToLowercase(true),
+                  new NGram()
+                      .setN(config.shingleSize())
+                      .setInputCol("words")
+                      .setOutputCol("shingles"),
+                  new HashingTF()
+                      .setNumFeatures(1 << 22)
+                      .setBinary(true)
+                      .setInputCol("shingles")
+                      .setOutputCol("features"),
+                  new MinHashLSH()
+                      .setNumHashTables(MLLIB_TABLES)
+                      .setSeed(config.seed())
+                      .setInputCol("features")
+                      .setOutputCol("hashes")
+                });
     PipelineModel model = pipeline.fit(docs.select("row_id", "text"));
     Dataset<Row> hashed = model.transform(docs.select("row_id", "text"));
     MinHashLSHModel lsh = (MinHashLSHModel) model.stages()[3];
-    Dataset<Row> dropped = lsh.approxSimilarityJoin(hashed, hashed, 1 - config.jaccardThreshold() + 1e-9, "distance")
-        .select(col("datasetA.row_id").as("a"), col("datasetB.row_id").as("b"))
-        .where(col("a").lt(col("b")))
-        .select(col("b").as("row_id")).distinct()
-        .persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> dropped =
+        lsh.approxSimilarityJoin(hashed, hashed, 1 - config.jaccardThreshold() + 1e-9, "distance")
+            .select(col("datasetA.row_id").as("a"), col("datasetB.row_id").as("b"))
+            .where(col("a").lt(col("b")))
+            .select(col("b").as("row_id"))
+            .distinct()
+            .persist(StorageLevel.MEMORY_AND_DISK());
     dropped.count();
     return dropped;
   }
 
-  private static void report(PrintWriter out, String name, Dataset<Row> dropped, Dataset<Row> docs, double seconds,
+  private static void report(
+      PrintWriter out,
+      String name,
+      Dataset<Row> dropped,
+      Dataset<Row> docs,
+      double seconds,
       DedupConfig config) {
-    Dataset<Row> joined = dropped.join(docs.select(col("row_id").as("doc_id"), col("true_jaccard")),
-        col("row_id").equalTo(col("doc_id")));
+    Dataset<Row> joined =
+        dropped.join(
+            docs.select(col("row_id").as("doc_id"), col("true_jaccard")),
+            col("row_id").equalTo(col("doc_id")));
     long droppedRows = dropped.count();
     long truePositives = joined.where(col("true_jaccard").isNotNull()).count();
     long planted = docs.where(col("true_jaccard").isNotNull()).count();
     long plantedAbove = docs.where(col("true_jaccard").geq(config.jaccardThreshold())).count();
     long foundAbove = joined.where(col("true_jaccard").geq(config.jaccardThreshold())).count();
-    out.printf(Locale.ROOT, "  %-16s %7.1f s  dropped %6d  recall %.4f (of copies with J >= %.2f: %.4f)  precision %.4f%n",
-        name, seconds, droppedRows, (double) truePositives / planted, config.jaccardThreshold(),
-        (double) foundAbove / plantedAbove, droppedRows == 0 ? 1.0 : (double) truePositives / droppedRows);
+    out.printf(
+        Locale.ROOT,
+        "  %-16s %7.1f s  dropped %6d  recall %.4f (of copies with J >= %.2f: %.4f)  precision %.4f%n",
+        name,
+        seconds,
+        droppedRows,
+        (double) truePositives / planted,
+        config.jaccardThreshold(),
+        (double) foundAbove / plantedAbove,
+        droppedRows == 0 ? 1.0 : (double) truePositives / droppedRows);
     dropped.unpersist();
   }
 
   /**
-   * About {@code n} documents (persisted; 1.2 per group on average): groups of one original ({@code g<group>-0}) and, for every tenth group, two copies
-   * ({@code -1}, {@code -2}) each with about 1.5% of words substituted, deleted or inserted. {@code true_jaccard} is a
-   * copy's exact 5-word-shingle Jaccard to its original (null for originals). Seeded per group, so the same n gives the
-   * same documents.
+   * About {@code n} documents (persisted; 1.2 per group on average): groups of one original ({@code
+   * g<group>-0}) and, for every tenth group, two copies ({@code -1}, {@code -2}) each with about
+   * 1.5% of words substituted, deleted or inserted. {@code true_jaccard} is a copy's exact
+   * 5-word-shingle Jaccard to its original (null for originals). Seeded per group, so the same n
+   * gives the same documents.
    */
   static Dataset<Row> documents(SparkSession spark, int n) {
     long groups = Math.round(n / 1.2);
-    StructType schema = new StructType()
-        .add("row_id", DataTypes.StringType, false)
-        .add("text", DataTypes.StringType, false)
-        .add("true_jaccard", DataTypes.DoubleType, true);
-    Dataset<Row> docs = spark.range(0, groups, 1, 4).flatMap((FlatMapFunction<Long, Row>) group -> groupRows(group),
-        Encoders.row(schema)).persist(StorageLevel.MEMORY_AND_DISK());
+    StructType schema =
+        new StructType()
+            .add("row_id", DataTypes.StringType, false)
+            .add("text", DataTypes.StringType, false)
+            .add("true_jaccard", DataTypes.DoubleType, true);
+    Dataset<Row> docs =
+        spark
+            .range(0, groups, 1, 4)
+            .flatMap((FlatMapFunction<Long, Row>) group -> groupRows(group), Encoders.row(schema))
+            .persist(StorageLevel.MEMORY_AND_DISK());
     docs.count();
     return docs;
   }
@@ -198,13 +273,19 @@ class NearDuplicatesBenchmarkTest {
           }
         }
         String editedText = String.join(" ", edited);
-        rows.add(RowFactory.create(id + copy, editedText, Shingles.jaccard(originalShingles, Shingles.words(editedText, 5))));
+        rows.add(
+            RowFactory.create(
+                id + copy,
+                editedText,
+                Shingles.jaccard(originalShingles, Shingles.words(editedText, 5))));
       }
     }
     return rows.iterator();
   }
 
-  /** Words from a 5000-word vocabulary with a skewed (squared uniform) frequency, like natural text. */
+  /**
+   * Words from a 5000-word vocabulary with a skewed (squared uniform) frequency, like natural text.
+   */
   private static String word(Random random) {
     double u = random.nextDouble();
     return "w" + Integer.toString((int) (u * u * 5000), 36);

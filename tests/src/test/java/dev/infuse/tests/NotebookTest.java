@@ -44,10 +44,11 @@ class NotebookTest {
   static List<String> sqlCells(String notebook) {
     List<String> cells = new ArrayList<>();
     for (String cell : notebook.split(CELL_SEPARATOR)) {
-      String sql = cell.lines()
-          .filter(line -> !line.startsWith("--"))
-          .collect(Collectors.joining("\n"))
-          .trim();
+      String sql =
+          cell.lines()
+              .filter(line -> !line.startsWith("--"))
+              .collect(Collectors.joining("\n"))
+              .trim();
       if (sql.endsWith(";")) {
         sql = sql.substring(0, sql.length() - 1);
       }

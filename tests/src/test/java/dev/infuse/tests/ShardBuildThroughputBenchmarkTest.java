@@ -24,33 +24,42 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Tokenize + pack through the {@code build-shards} job (read the table, tokenize on the executors,
- * sample, shuffle by shard, sort, pack, write Parquet) against a raw HuggingFace {@code batchEncode} of
- * the same texts in the same JVM; then the whole job (dedup, decontamination, all three formats) at
- * 1×, 2×, 4× and 8× a base size. Prints figures; asserts nothing about time. Run it with:
+ * sample, shuffle by shard, sort, pack, write Parquet) against a raw HuggingFace {@code
+ * batchEncode} of the same texts in the same JVM; then the whole job (dedup, decontamination, all
+ * three formats) at 1×, 2×, 4× and 8× a base size. Prints figures; asserts nothing about time. Run
+ * it with:
  *
- * <pre>mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark -Dtest=ShardBuildThroughputBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false</pre>
+ * <pre>
+ * mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark -Dtest=ShardBuildThroughputBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false
+ * </pre>
  *
- * <p>Sizes: {@code -Dbench.shardTexts} (default 20000) for the comparison, {@code -Dbench.shardBase}
- * (default 5000) for the growth series, {@code -Dbench.shardGrowth=false} to skip it.
+ * <p>Sizes: {@code -Dbench.shardTexts} (default 20000) for the comparison, {@code
+ * -Dbench.shardBase} (default 5000) for the growth series, {@code -Dbench.shardGrowth=false} to
+ * skip it.
  */
 @Tag("benchmark")
 class ShardBuildThroughputBenchmarkTest {
   private static final int TEXTS = Integer.getInteger("bench.shardTexts", 20_000);
   private static final int BASE = Integer.getInteger("bench.shardBase", 5_000);
-  private static final boolean GROWTH = Boolean.parseBoolean(System.getProperty("bench.shardGrowth", "true"));
-  private static final String[] COMMON_WORDS = ("the of and a to in is was that for it with as his on be at by had"
-      + " are but from or have an they which one were you her all she there would their we him been has when who will"
-      + " more no if out so said what up its about into than them can only other new some could time these two may"
-      + " then do first any my now such like our over man me even most made after also did many before must through"
-      + " back years where much your way well down should because each just those people how too little state good"
-      + " very make world still own see men work long get here between both life being under never day same another"
-      + " know while last might us great old year off come since against go came right used take three").split(" ");
+  private static final boolean GROWTH =
+      Boolean.parseBoolean(System.getProperty("bench.shardGrowth", "true"));
+  private static final String[] COMMON_WORDS =
+      ("the of and a to in is was that for it with as his on be at by had"
+              + " are but from or have an they which one were you her all she there would their we him been has when who will"
+              + " more no if out so said what up its about into than them can only other new some could time these two may"
+              + " then do first any my now such like our over man me even most made after also did many before must through"
+              + " back years where much your way well down should because each just those people how too little state good"
+              + " very make world still own see men work long get here between both life being under never day same another"
+              + " know while last might us great old year off come since against go came right used take three")
+          .split(" ");
 
   @Test
   void printTokenizePackRatioAndCostGrowth() throws Exception {
     SparkSession spark = SparkTestSession.get();
     Path home = SparkTestSession.tempDir("shard-bench-home");
-    Files.writeString(home.resolve("once.yaml"), """
+    Files.writeString(
+        home.resolve("once.yaml"),
+        """
         name: bench
         version: 1
         total_tokens: 0
@@ -62,10 +71,20 @@ class ShardBuildThroughputBenchmarkTest {
         """);
     List<String> texts = texts(TEXTS, 1);
     String warehouse = warehouse(spark, texts);
-    HuggingFaceTokenizer raw = HuggingFaceTokenizer.newInstance(
-        new ByteArrayInputStream(Tokenizers.defaultTokenizerJson()), HuggingFaceTextTokenizer.RAW_OPTIONS);
-    String[] tokenizeAndPack = {"--set", "shards.dedup.enabled=false", "--set", "shards.decontamination.enabled=false",
-        "--formats", "parquet", "--sequence-length", "1024"};
+    HuggingFaceTokenizer raw =
+        HuggingFaceTokenizer.newInstance(
+            new ByteArrayInputStream(Tokenizers.defaultTokenizerJson()),
+            HuggingFaceTextTokenizer.RAW_OPTIONS);
+    String[] tokenizeAndPack = {
+      "--set",
+      "shards.dedup.enabled=false",
+      "--set",
+      "shards.decontamination.enabled=false",
+      "--formats",
+      "parquet",
+      "--sequence-length",
+      "1024"
+    };
 
     // Warm up both paths, then alternate them so that machine load hits both alike.
     build(warehouse, home, "warm", tokenizeAndPack);
@@ -83,10 +102,17 @@ class ShardBuildThroughputBenchmarkTest {
     }
     Arrays.sort(jobRates);
     Arrays.sort(rawRates);
-    System.out.printf(Locale.ROOT, "%nbuild-shards tokenize + pack (no dedup or decontamination, Parquet only), %d texts,"
-        + " %d tokens, Spark %s, %d cores: job %.0f texts/s, raw batchEncode %.0f texts/s (medians of 3), ratio %.2f%n",
-        texts.size(), tokens, spark.sparkContext().master(), Runtime.getRuntime().availableProcessors(), jobRates[1],
-        rawRates[1], jobRates[1] / rawRates[1]);
+    System.out.printf(
+        Locale.ROOT,
+        "%nbuild-shards tokenize + pack (no dedup or decontamination, Parquet only), %d texts,"
+            + " %d tokens, Spark %s, %d cores: job %.0f texts/s, raw batchEncode %.0f texts/s (medians of 3), ratio %.2f%n",
+        texts.size(),
+        tokens,
+        spark.sparkContext().master(),
+        Runtime.getRuntime().availableProcessors(),
+        jobRates[1],
+        rawRates[1],
+        jobRates[1] / rawRates[1]);
 
     // The whole job as users run it, at growing sizes.
     double base = 0;
@@ -96,14 +122,29 @@ class ShardBuildThroughputBenchmarkTest {
       build(grown, home, "full", new String[0]);
       double seconds = (System.nanoTime() - started) / 1e9;
       base = factor == 1 ? seconds : base;
-      System.out.printf(Locale.ROOT, "build-shards, all stages and formats, %dx = %d texts: %.1f s, %.2f of linear%n",
-          factor, BASE * factor, seconds, seconds / (base * factor));
+      System.out.printf(
+          Locale.ROOT,
+          "build-shards, all stages and formats, %dx = %d texts: %.1f s, %.2f of linear%n",
+          factor,
+          BASE * factor,
+          seconds,
+          seconds / (base * factor));
     }
   }
 
   private static void build(String warehouse, Path home, String output, String[] more) {
-    List<String> args = new ArrayList<>(List.of("build-shards", "--warehouse", warehouse, "--mixture",
-        home.resolve("once.yaml").toString(), "--output", output, "--set", "run.progress_interval_seconds=0"));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "build-shards",
+                "--warehouse",
+                warehouse,
+                "--mixture",
+                home.resolve("once.yaml").toString(),
+                "--output",
+                output,
+                "--set",
+                "run.progress_interval_seconds=0"));
     args.addAll(List.of(more));
     CliResult result = SparkTestSession.cli(args.toArray(String[]::new));
     if (result.code() != 0) {
@@ -114,27 +155,55 @@ class ShardBuildThroughputBenchmarkTest {
   private static long rawEncode(HuggingFaceTokenizer raw, List<String> texts) {
     long tokens = 0;
     for (int from = 0; from < texts.size(); from += 1000) {
-      for (Encoding encoding : raw.batchEncode(texts.subList(from, Math.min(texts.size(), from + 1000)), false, false)) {
+      for (Encoding encoding :
+          raw.batchEncode(texts.subList(from, Math.min(texts.size(), from + 1000)), false, false)) {
         tokens += encoding.getIds().length;
       }
     }
     return tokens;
   }
 
-  /** A warehouse whose documents table holds {@code texts}, and a questions table for decontamination. */
+  /**
+   * A warehouse whose documents table holds {@code texts}, and a questions table for
+   * decontamination.
+   */
   private static String warehouse(SparkSession spark, List<String> texts) {
     String root = SparkTestSession.tempDir("shard-bench").toString();
     Warehouse warehouse = new Warehouse(spark, root);
     List<Row> rows = new ArrayList<>(texts.size());
     for (int i = 0; i < texts.size(); i++) {
-      rows.add(RowFactory.create(String.format(Locale.ROOT, "bench:%07d", i), "bench", null, texts.get(i), "generated",
-          null, scala.collection.immutable.Map$.MODULE$.empty()));
+      rows.add(
+          RowFactory.create(
+              String.format(Locale.ROOT, "bench:%07d", i),
+              "bench",
+              null,
+              texts.get(i),
+              "generated",
+              null,
+              scala.collection.immutable.Map$.MODULE$.empty()));
     }
-    warehouse.append(Contracts.load("documents"), spark.createDataFrame(rows, Contracts.load("documents").schema())
-        .repartition(spark.sparkContext().defaultParallelism()));
-    warehouse.append(Contracts.load("questions"), spark.createDataFrame(List.of(RowFactory.create("bench:q1", null,
-        "quality", "dev", texts.get(0).substring(0, Math.min(200, texts.get(0).length())), List.of("yes", "no"), "A", 0,
-        "mcq", List.of(), java.util.Map.of())), Contracts.load("questions").schema()));
+    warehouse.append(
+        Contracts.load("documents"),
+        spark
+            .createDataFrame(rows, Contracts.load("documents").schema())
+            .repartition(spark.sparkContext().defaultParallelism()));
+    warehouse.append(
+        Contracts.load("questions"),
+        spark.createDataFrame(
+            List.of(
+                RowFactory.create(
+                    "bench:q1",
+                    null,
+                    "quality",
+                    "dev",
+                    texts.get(0).substring(0, Math.min(200, texts.get(0).length())),
+                    List.of("yes", "no"),
+                    "A",
+                    0,
+                    "mcq",
+                    List.of(),
+                    java.util.Map.of())),
+            Contracts.load("questions").schema()));
     return root;
   }
 

@@ -13,9 +13,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every reader, through the real ingest job, on the real public data in {@code ../shared/benchmarks}:
- * exact row counts from the datasets' READMEs, nothing quarantined, and counts that reconcile.
- * Directories are given whole, so companion files (metadata, licenses) must be skipped by the reader.
+ * Every reader, through the real ingest job, on the real public data in {@code
+ * ../shared/benchmarks}: exact row counts from the datasets' READMEs, nothing quarantined, and
+ * counts that reconcile. Directories are given whole, so companion files (metadata, licenses) must
+ * be skipped by the reader.
  */
 class SharedBenchmarksIngestTest {
   private final SparkSession spark = SparkTestSession.get();
@@ -35,10 +36,18 @@ class SharedBenchmarksIngestTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("datasets")
-  void readsTheRealFilesWithNothingLost(String format, String folder, long documents, long questions) {
+  void readsTheRealFilesWithNothingLost(
+      String format, String folder, long documents, long questions) {
     String warehouse = SparkTestSession.tempDir("shared-" + format).toString();
-    CliResult result = SparkTestSession.cli("ingest", "--format", format,
-        "--input", SparkTestSession.benchmark(folder).toString(), "--warehouse", warehouse);
+    CliResult result =
+        SparkTestSession.cli(
+            "ingest",
+            "--format",
+            format,
+            "--input",
+            SparkTestSession.benchmark(folder).toString(),
+            "--warehouse",
+            warehouse);
     assertThat(result.code()).as(result.toString()).isZero();
 
     Warehouse w = new Warehouse(spark, warehouse);
@@ -51,7 +60,11 @@ class SharedBenchmarksIngestTest {
         .isEqualTo(run.<Long>getAs("output_count") + run.<Long>getAs("quarantined_count"));
     if (questions > 0) {
       // Every question is answerable as declared: choice questions carry an in-range gold.
-      assertThat(w.read("questions").filter("answer_type IN ('mcq', 'label') AND gold_index IS NULL").count()).isZero();
+      assertThat(
+              w.read("questions")
+                  .filter("answer_type IN ('mcq', 'label') AND gold_index IS NULL")
+                  .count())
+          .isZero();
     }
   }
 }

@@ -7,7 +7,10 @@ import java.nio.file.Path;
 public final class RepoPaths {
   private RepoPaths() {}
 
-  /** {@code -Dinfuse.repo.root} (surefire sets it), else the nearest directory above user.dir holding pom.xml and udfs/. */
+  /**
+   * {@code -Dinfuse.repo.root} (surefire sets it), else the nearest directory above user.dir
+   * holding pom.xml and udfs/.
+   */
   public static Path repoRoot() {
     String configured = System.getProperty("infuse.repo.root");
     if (configured != null && !configured.isBlank()) {
@@ -22,7 +25,9 @@ public final class RepoPaths {
     throw new IllegalStateException("no repo root (pom.xml next to udfs/) above " + dir);
   }
 
-  /** {@code <repo root>/../shared}: the public benchmark data, beside the repository here and in CI. */
+  /**
+   * {@code <repo root>/../shared}: the public benchmark data, beside the repository here and in CI.
+   */
   public static Path shared() {
     return repoRoot().resolve("../shared").normalize();
   }

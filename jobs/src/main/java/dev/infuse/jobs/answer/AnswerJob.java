@@ -43,27 +43,28 @@ import org.apache.spark.storage.StorageLevel;
 
 /**
  * {@code answer}: one backend and model answers one benchmark's questions in one setting, and each
- * answer is written to {@code predictions} with its prompt version, raw output, extracted answer and
- * whether it is right.
+ * answer is written to {@code predictions} with its prompt version, raw output, extracted answer
+ * and whether it is right.
  *
- * <p>Settings: {@code closed_book} (the question alone), {@code rag} (the top-k chunks of
- * {@code retrievals} in context, in {@code answer.chunk_order}), {@code trained} and {@code trained_rag}
+ * <p>Settings: {@code closed_book} (the question alone), {@code rag} (the top-k chunks of {@code
+ * retrievals} in context, in {@code answer.chunk_order}), {@code trained} and {@code trained_rag}
  * (the same, answered by the model directory of {@code train} through the djl backend).
  *
- * <p>Modes: {@code generate} asks the LLM client layer (cached in {@code llm_calls}: a rerun sends no
- * request that already succeeded) and extracts the answer; {@code loglikelihood} scores every option on
- * the executors (djl); {@code embedding}, the model-free default, picks the option most similar to the
- * context. {@code auto} picks embedding for the extractive backend, loglikelihood for djl on choice
- * questions, generate otherwise.
+ * <p>Modes: {@code generate} asks the LLM client layer (cached in {@code llm_calls}: a rerun sends
+ * no request that already succeeded) and extracts the answer; {@code loglikelihood} scores every
+ * option on the executors (djl); {@code embedding}, the model-free default, picks the option most
+ * similar to the context. {@code auto} picks embedding for the extractive backend, loglikelihood
+ * for djl on choice questions, generate otherwise.
  *
- * <p>A question that cannot be answered (rag without retrievals for it, a failed LLM call, a mode that
- * does not fit it) goes to quarantine with the reason; read = predicted + quarantined. An answer that
- * cannot be parsed is a prediction with a null answer, counted wrong.
+ * <p>A question that cannot be answered (rag without retrievals for it, a failed LLM call, a mode
+ * that does not fit it) goes to quarantine with the reason; read = predicted + quarantined. An
+ * answer that cannot be parsed is a prediction with a null answer, counted wrong.
  */
 public final class AnswerJob {
   public static final String NAME = "answer";
   public static final String TABLE = "predictions";
-  public static final List<String> SETTINGS = List.of("closed_book", "rag", "trained", "trained_rag");
+  public static final List<String> SETTINGS =
+      List.of("closed_book", "rag", "trained", "trained_rag");
   static final String GENERATE = "generate";
   static final String LOGLIKELIHOOD = "loglikelihood";
   static final String EMBEDDING = "embedding";
@@ -78,8 +79,15 @@ public final class AnswerJob {
   }
 
   /** What answers, resolved from the config before any task runs. */
-  record Plan(PromptFormat format, String setting, String mode, String backend, String model, Path modelDir,
-      Long syntheticTokens, InfuseConfig.LlmConfig llm) {
+  record Plan(
+      PromptFormat format,
+      String setting,
+      String mode,
+      String backend,
+      String model,
+      Path modelDir,
+      Long syntheticTokens,
+      InfuseConfig.LlmConfig llm) {
     boolean rag() {
       return setting.endsWith("rag");
     }
@@ -89,45 +97,96 @@ public final class AnswerJob {
     Warehouse warehouse = run.warehouse();
     Plan plan = plan(run.config(), warehouse);
     String retriever = plan.rag() ? retriever(warehouse) : null;
-    Dataset<Row> inputs = inputs(warehouse, plan, retriever).persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> inputs =
+        inputs(warehouse, plan, retriever).persist(StorageLevel.MEMORY_AND_DISK());
     try {
-      PredictionRows rows = new PredictionRows(run.runId(), plan.setting(), plan.backend(), plan.model(), plan.mode(),
-          retriever, plan.syntheticTokens(), ConfigJson.hash(run.config()));
-      Dataset<Row> missingContext = plan.rag() ? inputs.filter(col("passages").isNull()) : inputs.limit(0);
+      PredictionRows rows =
+          new PredictionRows(
+              run.runId(),
+              plan.setting(),
+              plan.backend(),
+              plan.model(),
+              plan.mode(),
+              retriever,
+              plan.syntheticTokens(),
+              ConfigJson.hash(run.config()));
+      Dataset<Row> missingContext =
+          plan.rag() ? inputs.filter(col("passages").isNull()) : inputs.limit(0);
       Dataset<Row> answerable = plan.rag() ? inputs.filter(col("passages").isNotNull()) : inputs;
       Map<String, Long> details = new LinkedHashMap<>();
-      Dataset<Row> answered = switch (plan.mode()) {
-        case EMBEDDING -> run.spark().createDataFrame(spread(answerable).javaRDD().mapPartitions(
-            new EmbeddingAnswers(embedderSpec(), rows, plan.format().kind() == PromptFormat.Kind.LABEL)),
-            PredictionRows.SCHEMA);
-        case LOGLIKELIHOOD -> run.spark().createDataFrame(spread(answerable).javaRDD().mapPartitions(
-            new LoglikelihoodAnswers(new LmModelSpec(plan.modelDir().toString(), plan.llm().device()), plan.format(), rows,
-                Math.max(1, plan.llm().maxConcurrency()))), PredictionRows.SCHEMA);
-        default -> generate(answerable, plan, rows, details);
-      };
+      Dataset<Row> answered =
+          switch (plan.mode()) {
+            case EMBEDDING ->
+                run.spark()
+                    .createDataFrame(
+                        spread(answerable)
+                            .javaRDD()
+                            .mapPartitions(
+                                new EmbeddingAnswers(
+                                    embedderSpec(),
+                                    rows,
+                                    plan.format().kind() == PromptFormat.Kind.LABEL)),
+                        PredictionRows.SCHEMA);
+            case LOGLIKELIHOOD ->
+                run.spark()
+                    .createDataFrame(
+                        spread(answerable)
+                            .javaRDD()
+                            .mapPartitions(
+                                new LoglikelihoodAnswers(
+                                    new LmModelSpec(
+                                        plan.modelDir().toString(), plan.llm().device()),
+                                    plan.format(),
+                                    rows,
+                                    Math.max(1, plan.llm().maxConcurrency()))),
+                        PredictionRows.SCHEMA);
+            default -> generate(answerable, plan, rows, details);
+          };
       answered = answered.persist(StorageLevel.MEMORY_AND_DISK());
-      String noRetrievals = "no retrievals for this question from retriever " + retriever + " (or their chunks are gone);"
-          + " run retrieve for benchmark " + plan.format().benchmark();
-      Dataset<Row> rejectedContext = missingContext.select(col("question_id"), col("question").as("payload"),
-          lit(noRetrievals).as("reason"));
-      Dataset<Row> rejected = answered.filter(col("reason").isNotNull()).select("question_id", "payload", "reason")
-          .unionByName(rejectedContext)
-          .select(lit("questions").as("source"), col("question_id").as("location"), col("payload"),
-              lit(null).cast("binary").as("payload_bytes"), col("reason"));
+      String noRetrievals =
+          "no retrievals for this question from retriever "
+              + retriever
+              + " (or their chunks are gone);"
+              + " run retrieve for benchmark "
+              + plan.format().benchmark();
+      Dataset<Row> rejectedContext =
+          missingContext.select(
+              col("question_id"), col("question").as("payload"), lit(noRetrievals).as("reason"));
+      Dataset<Row> rejected =
+          answered
+              .filter(col("reason").isNotNull())
+              .select("question_id", "payload", "reason")
+              .unionByName(rejectedContext)
+              .select(
+                  lit("questions").as("source"),
+                  col("question_id").as("location"),
+                  col("payload"),
+                  lit(null).cast("binary").as("payload_bytes"),
+                  col("reason"));
       Contract contract = Contracts.load(TABLE);
-      Dataset<Row> predictions = answered.filter(col("reason").isNull())
-          .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
+      Dataset<Row> predictions =
+          answered
+              .filter(col("reason").isNull())
+              .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
 
       long read = inputs.count();
-      Row tally = predictions.selectExpr("count(*)", "coalesce(sum(CASE WHEN correct THEN 1 ELSE 0 END), 0)",
-          "coalesce(sum(CASE WHEN correct IS NOT NULL THEN 1 ELSE 0 END), 0)",
-          "coalesce(sum(CASE WHEN parsed_answer IS NULL THEN 1 ELSE 0 END), 0)").head();
+      Row tally =
+          predictions
+              .selectExpr(
+                  "count(*)",
+                  "coalesce(sum(CASE WHEN correct THEN 1 ELSE 0 END), 0)",
+                  "coalesce(sum(CASE WHEN correct IS NOT NULL THEN 1 ELSE 0 END), 0)",
+                  "coalesce(sum(CASE WHEN parsed_answer IS NULL THEN 1 ELSE 0 END), 0)")
+              .head();
       long predicted = tally.getLong(0);
       long quarantined = rejected.count();
       // Every row belongs to this new run: nothing to compare with what the table holds.
       WriteResult write = warehouse.upsertFresh(contract, predictions);
-      WriteResult quarantineWrite = quarantined == 0 ? WriteResult.unchanged(Quarantine.contract().table())
-          : Quarantine.write(warehouse, Quarantine.rows(rejected, NAME, run.runId(), run.startedAt()));
+      WriteResult quarantineWrite =
+          quarantined == 0
+              ? WriteResult.unchanged(Quarantine.contract().table())
+              : Quarantine.write(
+                  warehouse, Quarantine.rows(rejected, NAME, run.runId(), run.startedAt()));
       answered.unpersist();
 
       details.put("questions", read);
@@ -139,11 +198,19 @@ public final class AnswerJob {
       details.put("quarantine.inserted", quarantineWrite.inserted());
       RunCounts counts = new RunCounts(read, predicted, quarantined, details);
       print(plan, retriever, counts, write);
-      if (details.containsKey("llm.called") && details.get("llm.called") > 0
-          && (double) details.get("llm.failed") / details.get("llm.called") > plan.llm().maxFailureFraction()) {
-        throw new JobFailedException(String.format(Locale.ROOT, "answer: %d of %d LLM calls failed, above"
-            + " llm.max_failure_fraction %s; they are in llm_calls with their errors and will be retried on the next run",
-            details.get("llm.failed"), details.get("llm.called"), plan.llm().maxFailureFraction()), counts);
+      if (details.containsKey("llm.called")
+          && details.get("llm.called") > 0
+          && (double) details.get("llm.failed") / details.get("llm.called")
+              > plan.llm().maxFailureFraction()) {
+        throw new JobFailedException(
+            String.format(
+                Locale.ROOT,
+                "answer: %d of %d LLM calls failed, above"
+                    + " llm.max_failure_fraction %s; they are in llm_calls with their errors and will be retried on the next run",
+                details.get("llm.failed"),
+                details.get("llm.called"),
+                plan.llm().maxFailureFraction()),
+            counts);
       }
       return counts;
     } finally {
@@ -151,27 +218,52 @@ public final class AnswerJob {
     }
   }
 
-  private Dataset<Row> generate(Dataset<Row> answerable, Plan plan, PredictionRows rows, Map<String, Long> details) {
-    GeneratedAnswers generated = new GeneratedAnswers(plan.format(), options.chainOfThought(), plan.backend(),
-        plan.llm().model(), options.maxTokens(), options.temperature(), run.config().run().seed(), rows);
-    Dataset<Row> requests = run.spark().createDataFrame(answerable.javaRDD().map(generated::request),
-        GeneratedAnswers.REQUESTS).persist(StorageLevel.MEMORY_AND_DISK());
+  private Dataset<Row> generate(
+      Dataset<Row> answerable, Plan plan, PredictionRows rows, Map<String, Long> details) {
+    GeneratedAnswers generated =
+        new GeneratedAnswers(
+            plan.format(),
+            options.chainOfThought(),
+            plan.backend(),
+            plan.llm().model(),
+            options.maxTokens(),
+            options.temperature(),
+            run.config().run().seed(),
+            rows);
+    Dataset<Row> requests =
+        run.spark()
+            .createDataFrame(
+                answerable.javaRDD().map(generated::request), GeneratedAnswers.REQUESTS)
+            .persist(StorageLevel.MEMORY_AND_DISK());
     LlmCallRunner runner = new LlmCallRunner(run, plan.llm());
     LlmCallRunner.Outcome outcome = runner.call(requests);
     details.putAll(runner.details(outcome));
-    run.out().printf(Locale.ROOT, "  llm %s: %d request(s), %d cached, %d called, %d failed, %d deferred by budget;"
-        + " %d tokens in, %d out%n", plan.backend(), outcome.requested(), outcome.cached(), outcome.called(),
-        outcome.failed(), outcome.deferredByBudget(), outcome.tokensIn(), outcome.tokensOut());
+    run.out()
+        .printf(
+            Locale.ROOT,
+            "  llm %s: %d request(s), %d cached, %d called, %d failed, %d deferred by budget;"
+                + " %d tokens in, %d out%n",
+            plan.backend(),
+            outcome.requested(),
+            outcome.cached(),
+            outcome.called(),
+            outcome.failed(),
+            outcome.deferredByBudget(),
+            outcome.tokensIn(),
+            outcome.tokensOut());
     Dataset<Row> joined = answerable.join(runner.responses(requests), seq(List.of("question_id")));
-    return run.spark().createDataFrame(joined.javaRDD().map(generated::parse), PredictionRows.SCHEMA);
+    return run.spark()
+        .createDataFrame(joined.javaRDD().map(generated::parse), PredictionRows.SCHEMA);
   }
 
   /**
-   * The questions to answer, with their document's title and text and, for rag, the retrieved chunks in
-   * prompt order ({@code passages} and {@code chunk_ids} null when the question has none).
+   * The questions to answer, with their document's title and text and, for rag, the retrieved
+   * chunks in prompt order ({@code passages} and {@code chunk_ids} null when the question has
+   * none).
    */
   private Dataset<Row> inputs(Warehouse warehouse, Plan plan, String retriever) {
-    Dataset<Row> questions = warehouse.read("questions").filter(col("benchmark").equalTo(plan.format().benchmark()));
+    Dataset<Row> questions =
+        warehouse.read("questions").filter(col("benchmark").equalTo(plan.format().benchmark()));
     if (options.split() != null) {
       questions = questions.filter(col("split").equalTo(options.split()));
     }
@@ -179,26 +271,47 @@ public final class AnswerJob {
     if (options.maxQuestions() > 0) {
       questions = questions.limit(options.maxQuestions());
     }
-    Dataset<Row> withDocs = warehouse.exists("documents")
-        ? questions.join(warehouse.read("documents").select(col("doc_id"), col("title"), col("text").as("doc_text")),
-            seq(List.of("doc_id")), "left")
-        : questions.withColumn("title", lit(null).cast("string")).withColumn("doc_text", lit(null).cast("string"));
+    Dataset<Row> withDocs =
+        warehouse.exists("documents")
+            ? questions.join(
+                warehouse
+                    .read("documents")
+                    .select(col("doc_id"), col("title"), col("text").as("doc_text")),
+                seq(List.of("doc_id")),
+                "left")
+            : questions
+                .withColumn("title", lit(null).cast("string"))
+                .withColumn("doc_text", lit(null).cast("string"));
     Dataset<Row> withContext;
     if (plan.rag()) {
-      Dataset<Row> retrieved = warehouse.read("retrievals")
-          .filter(col("retriever").equalTo(retriever).and(col("rank").leq(options.k())))
-          .join(warehouse.read("chunks").select(col("chunk_id"), col("text").as("chunk_text")), "chunk_id")
-          .groupBy("question_id")
-          .agg(sort_array(collect_list(struct(col("rank"), col("chunk_id"), col("chunk_text"))),
-              "best_first".equals(options.chunkOrder())).as("ctx"))
-          .select(col("question_id"), col("ctx.chunk_text").as("passages"), col("ctx.chunk_id").as("chunk_ids"));
+      Dataset<Row> retrieved =
+          warehouse
+              .read("retrievals")
+              .filter(col("retriever").equalTo(retriever).and(col("rank").leq(options.k())))
+              .join(
+                  warehouse.read("chunks").select(col("chunk_id"), col("text").as("chunk_text")),
+                  "chunk_id")
+              .groupBy("question_id")
+              .agg(
+                  sort_array(
+                          collect_list(struct(col("rank"), col("chunk_id"), col("chunk_text"))),
+                          "best_first".equals(options.chunkOrder()))
+                      .as("ctx"))
+              .select(
+                  col("question_id"),
+                  col("ctx.chunk_text").as("passages"),
+                  col("ctx.chunk_id").as("chunk_ids"));
       withContext = withDocs.join(retrieved, seq(List.of("question_id")), "left");
     } else {
-      withContext = withDocs.withColumn("passages", lit(null).cast("array<string>"))
-          .withColumn("chunk_ids", lit(null).cast("array<string>"));
+      withContext =
+          withDocs
+              .withColumn("passages", lit(null).cast("array<string>"))
+              .withColumn("chunk_ids", lit(null).cast("array<string>"));
     }
-    return withContext.select(java.util.Arrays.stream(AnswerInputs.SCHEMA.fieldNames()).map(c -> col(c))
-        .toArray(Column[]::new));
+    return withContext.select(
+        java.util.Arrays.stream(AnswerInputs.SCHEMA.fieldNames())
+            .map(c -> col(c))
+            .toArray(Column[]::new));
   }
 
   /** A model is the cost of these modes: one task per core, as embed does. */
@@ -211,12 +324,16 @@ public final class AnswerJob {
     return run.config().embed().spec();
   }
 
-  /** Resolves the format, mode, backend and model, failing with the key to fix before any task runs. */
+  /**
+   * Resolves the format, mode, backend and model, failing with the key to fix before any task runs.
+   */
   static Plan plan(InfuseConfig config, Warehouse warehouse) {
     InfuseConfig.AnswerConfig options = config.answer();
     if (options.benchmark() == null || options.benchmark().isBlank()) {
-      throw new ConfigException(List.of("answer.benchmark: got nothing, expected one of "
-          + String.join(", ", PromptFormats.benchmarks())));
+      throw new ConfigException(
+          List.of(
+              "answer.benchmark: got nothing, expected one of "
+                  + String.join(", ", PromptFormats.benchmarks())));
     }
     PromptFormat format;
     try {
@@ -226,15 +343,21 @@ public final class AnswerJob {
     }
     boolean trained = options.setting().startsWith("trained");
     if (EMBEDDING.equals(options.mode()) && trained) {
-      throw new ConfigException(List.of("answer.mode: got embedding with answer.setting " + options.setting()
-          + ", which would ignore the trained model; expected auto, generate or loglikelihood"));
+      throw new ConfigException(
+          List.of(
+              "answer.mode: got embedding with answer.setting "
+                  + options.setting()
+                  + ", which would ignore the trained model; expected auto, generate or loglikelihood"));
     }
     InfuseConfig.LlmConfig llm = config.llm();
     Path modelDir = null;
     if (trained) {
       if (options.modelDir() == null || options.modelDir().isBlank()) {
-        throw new ConfigException(List.of("answer.model_dir: got nothing with answer.setting " + options.setting()
-            + ", expected the model directory that train wrote"));
+        throw new ConfigException(
+            List.of(
+                "answer.model_dir: got nothing with answer.setting "
+                    + options.setting()
+                    + ", expected the model directory that train wrote"));
       }
       modelDir = TrainJob.modelDir(config.warehouse(), options.modelDir());
       llm = withModel(llm, DjlClient.BACKEND, modelDir.toString());
@@ -243,30 +366,58 @@ public final class AnswerJob {
       llm = withModel(llm, DjlClient.BACKEND, modelDir.toString());
     }
     if (modelDir != null && !Files.isRegularFile(modelDir.resolve(ModelDirectory.CONFIG))) {
-      throw new ConfigException(List.of((trained ? "answer.model_dir" : "llm.model") + ": got " + modelDir
-          + ", expected a model directory written by train (with " + ModelDirectory.CONFIG + ")"));
+      throw new ConfigException(
+          List.of(
+              (trained ? "answer.model_dir" : "llm.model")
+                  + ": got "
+                  + modelDir
+                  + ", expected a model directory written by train (with "
+                  + ModelDirectory.CONFIG
+                  + ")"));
     }
     String mode = options.mode();
     if ("auto".equals(mode)) {
-      mode = ExtractiveClient.BACKEND.equals(llm.backend()) ? EMBEDDING
-          : DjlClient.BACKEND.equals(llm.backend()) && format.supportsLoglikelihood() ? LOGLIKELIHOOD : GENERATE;
+      mode =
+          ExtractiveClient.BACKEND.equals(llm.backend())
+              ? EMBEDDING
+              : DjlClient.BACKEND.equals(llm.backend()) && format.supportsLoglikelihood()
+                  ? LOGLIKELIHOOD
+                  : GENERATE;
     }
     if (GENERATE.equals(mode) && ExtractiveClient.BACKEND.equals(llm.backend())) {
-      throw new ConfigException(List.of("answer.mode: got generate with llm.backend extractive, which cannot answer"
-          + " questions; expected mode embedding (the model-free default), or llm.backend openai or djl"));
+      throw new ConfigException(
+          List.of(
+              "answer.mode: got generate with llm.backend extractive, which cannot answer"
+                  + " questions; expected mode embedding (the model-free default), or llm.backend openai or djl"));
     }
     if (LOGLIKELIHOOD.equals(mode) && !DjlClient.BACKEND.equals(llm.backend())) {
-      throw new ConfigException(List.of("answer.mode: got loglikelihood with llm.backend " + llm.backend()
-          + ", expected llm.backend djl (or a trained setting): only a local model gives option log-likelihoods"));
+      throw new ConfigException(
+          List.of(
+              "answer.mode: got loglikelihood with llm.backend "
+                  + llm.backend()
+                  + ", expected llm.backend djl (or a trained setting): only a local model gives option log-likelihoods"));
     }
     if (LOGLIKELIHOOD.equals(mode) && !format.supportsLoglikelihood()) {
-      throw new ConfigException(List.of("answer.mode: got loglikelihood for " + format.benchmark() + ", whose answers"
-          + " are " + format.kind().name().toLowerCase(Locale.ROOT) + ", expected generate"));
+      throw new ConfigException(
+          List.of(
+              "answer.mode: got loglikelihood for "
+                  + format.benchmark()
+                  + ", whose answers"
+                  + " are "
+                  + format.kind().name().toLowerCase(Locale.ROOT)
+                  + ", expected generate"));
     }
     String backend = EMBEDDING.equals(mode) ? ExtractiveClient.BACKEND : llm.backend();
     String model = EMBEDDING.equals(mode) ? embedderId(config.embed().model()) : llm.model();
-    return new Plan(format, options.setting(), mode, backend, model, modelDir,
-        modelDir == null || EMBEDDING.equals(mode) ? null : syntheticTokens(modelDir), llm);
+    return new Plan(
+        format,
+        options.setting(),
+        mode,
+        backend,
+        model,
+        modelDir,
+        modelDir == null || EMBEDDING.equals(mode) ? null : syntheticTokens(modelDir),
+        llm);
   }
 
   /**
@@ -286,42 +437,82 @@ public final class AnswerJob {
       }
       return tokens.canConvertToLong() ? tokens.asLong() : null;
     } catch (IOException e) {
-      throw new ConfigException(List.of("answer.model_dir: " + info + " is not valid JSON: " + e.getMessage()));
+      throw new ConfigException(
+          List.of("answer.model_dir: " + info + " is not valid JSON: " + e.getMessage()));
     }
   }
 
-  /** The retriever to read: answer.retriever, or the only one {@code retrievals} holds for the benchmark. */
+  /**
+   * The retriever to read: answer.retriever, or the only one {@code retrievals} holds for the
+   * benchmark.
+   */
   private String retriever(Warehouse warehouse) {
     if (!warehouse.exists("retrievals")) {
-      throw new ConfigException(List.of("answer.setting: got " + options.setting() + ", but the warehouse has no"
-          + " retrievals table; expected retrieve to have run first (or setting closed_book)"));
+      throw new ConfigException(
+          List.of(
+              "answer.setting: got "
+                  + options.setting()
+                  + ", but the warehouse has no"
+                  + " retrievals table; expected retrieve to have run first (or setting closed_book)"));
     }
     if (options.retriever() != null) {
       return options.retriever();
     }
-    List<String> present = warehouse.read("retrievals").filter(col("benchmark").equalTo(options.benchmark()))
-        .select("retriever").distinct().orderBy("retriever").as(org.apache.spark.sql.Encoders.STRING()).collectAsList();
+    List<String> present =
+        warehouse
+            .read("retrievals")
+            .filter(col("benchmark").equalTo(options.benchmark()))
+            .select("retriever")
+            .distinct()
+            .orderBy("retriever")
+            .as(org.apache.spark.sql.Encoders.STRING())
+            .collectAsList();
     if (present.size() != 1) {
-      throw new ConfigException(List.of("answer.retriever: got nothing, but retrievals holds "
-          + (present.isEmpty() ? "no rows" : "rows of " + String.join(", ", present)) + " for benchmark "
-          + options.benchmark() + "; expected " + (present.isEmpty() ? "retrieve to have run for it" : "one of them")));
+      throw new ConfigException(
+          List.of(
+              "answer.retriever: got nothing, but retrievals holds "
+                  + (present.isEmpty() ? "no rows" : "rows of " + String.join(", ", present))
+                  + " for benchmark "
+                  + options.benchmark()
+                  + "; expected "
+                  + (present.isEmpty() ? "retrieve to have run for it" : "one of them")));
     }
     return present.get(0);
   }
 
   private void print(Plan plan, String retriever, RunCounts counts, WriteResult write) {
     var out = run.out();
-    out.printf(Locale.ROOT, "answer: %s, %s, %s:%s in %s mode%s%n", plan.format().benchmark(), plan.setting(),
-        plan.backend(), plan.model(), plan.mode(), EMBEDDING.equals(plan.mode())
-            ? " (model-free default: the option most similar to the context; weak but real)" : "");
+    out.printf(
+        Locale.ROOT,
+        "answer: %s, %s, %s:%s in %s mode%s%n",
+        plan.format().benchmark(),
+        plan.setting(),
+        plan.backend(),
+        plan.model(),
+        plan.mode(),
+        EMBEDDING.equals(plan.mode())
+            ? " (model-free default: the option most similar to the context; weak but real)"
+            : "");
     if (retriever != null) {
-      out.printf(Locale.ROOT, "  context: top %d chunk(s) of retriever %s, %s%n", options.k(), retriever,
+      out.printf(
+          Locale.ROOT,
+          "  context: top %d chunk(s) of retriever %s, %s%n",
+          options.k(),
+          retriever,
           options.chunkOrder());
     }
     Map<String, Long> d = counts.details();
-    out.printf(Locale.ROOT, "  %d question(s): %d answered, %d quarantined; %d of %d judged correct (%.1f%%), %d"
-            + " unparseable%n", counts.input(), counts.output(), counts.quarantined(), d.get("correct"), d.get("judged"),
-        d.get("judged") == 0 ? 0.0 : 100.0 * d.get("correct") / d.get("judged"), d.get("unparseable"));
+    out.printf(
+        Locale.ROOT,
+        "  %d question(s): %d answered, %d quarantined; %d of %d judged correct (%.1f%%), %d"
+            + " unparseable%n",
+        counts.input(),
+        counts.output(),
+        counts.quarantined(),
+        d.get("correct"),
+        d.get("judged"),
+        d.get("judged") == 0 ? 0.0 : 100.0 * d.get("correct") / d.get("judged"),
+        d.get("unparseable"));
     if (plan.syntheticTokens() != null) {
       out.printf(Locale.ROOT, "  model trained on %d synthetic token(s)%n", plan.syntheticTokens());
     }
@@ -337,10 +528,26 @@ public final class AnswerJob {
     }
   }
 
-  private static InfuseConfig.LlmConfig withModel(InfuseConfig.LlmConfig l, String backend, String model) {
-    return new InfuseConfig.LlmConfig(backend, l.baseUrl(), model, l.apiKeyEnv(), l.maxConcurrency(),
-        l.requestTimeoutSeconds(), l.rowTimeoutSeconds(), l.maxAttempts(), l.initialBackoffMillis(), l.maxBackoffMillis(),
-        l.maxTokens(), l.temperature(), l.topP(), l.maxTotalTokens(), l.prices(), l.maxFailureFraction(), l.rowsPerTask(),
+  private static InfuseConfig.LlmConfig withModel(
+      InfuseConfig.LlmConfig l, String backend, String model) {
+    return new InfuseConfig.LlmConfig(
+        backend,
+        l.baseUrl(),
+        model,
+        l.apiKeyEnv(),
+        l.maxConcurrency(),
+        l.requestTimeoutSeconds(),
+        l.rowTimeoutSeconds(),
+        l.maxAttempts(),
+        l.initialBackoffMillis(),
+        l.maxBackoffMillis(),
+        l.maxTokens(),
+        l.temperature(),
+        l.topP(),
+        l.maxTotalTokens(),
+        l.prices(),
+        l.maxFailureFraction(),
+        l.rowsPerTask(),
         l.device());
   }
 

@@ -15,11 +15,11 @@ import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.sql.Row;
 
 /**
- * The model-free answer mode on one partition: the embedder (loaded once per executor JVM) picks the
- * option most similar to the context. The context is the retrieved chunks; in closed book the question
- * itself, since a closed-book reader must not see the article (an NLI question's premise is part of the
- * question, so it is the context there). A free or numeric question without any context gets no answer,
- * counted wrong, rather than an echo of itself.
+ * The model-free answer mode on one partition: the embedder (loaded once per executor JVM) picks
+ * the option most similar to the context. The context is the retrieved chunks; in closed book the
+ * question itself, since a closed-book reader must not see the article (an NLI question's premise
+ * is part of the question, so it is the context there). A free or numeric question without any
+ * context gets no answer, counted wrong, rather than an echo of itself.
  */
 final class EmbeddingAnswers implements FlatMapFunction<Iterator<Row>, Row> {
   private static final long serialVersionUID = 1L;
@@ -47,7 +47,12 @@ final class EmbeddingAnswers implements FlatMapFunction<Iterator<Row>, Row> {
       try {
         out.add(answer(answerer, row, input));
       } catch (RuntimeException e) {
-        out.add(rows.reject(input.questionId(), input.benchmark(), input.question(), "embedding answer failed: " + e));
+        out.add(
+            rows.reject(
+                input.questionId(),
+                input.benchmark(),
+                input.question(),
+                "embedding answer failed: " + e));
       }
     }
     return out.iterator();
@@ -66,23 +71,49 @@ final class EmbeddingAnswers implements FlatMapFunction<Iterator<Row>, Row> {
       context = List.of(input.question());
       source = "the question itself (closed book)";
     } else {
-      // A free or numeric answer taken from the question would only echo it: nothing to answer from.
-      return rows.prediction(input, AnswerInputs.chunkIds(row), EmbeddingAnswerer.tag(input),
-          "embedding (weak, model-free): no context to answer from (closed book, no document)", null,
-          AnswerParser.correct(input.answerType(), null, AnswerInputs.gold(row)), null, null);
+      // A free or numeric answer taken from the question would only echo it: nothing to answer
+      // from.
+      return rows.prediction(
+          input,
+          AnswerInputs.chunkIds(row),
+          EmbeddingAnswerer.tag(input),
+          "embedding (weak, model-free): no context to answer from (closed book, no document)",
+          null,
+          AnswerParser.correct(input.answerType(), null, AnswerInputs.gold(row)),
+          null,
+          null);
     }
     EmbeddingAnswerer.Answer answer = answerer.answer(input, context);
     String raw;
     if (answer.scores() != null) {
-      int best = input.answerType().equals("label") ? input.options().indexOf(answer.answer())
-          : dev.infuse.udfs.answer.AnswerTypes.index(answer.answer());
-      raw = String.format(Locale.ROOT, "embedding (weak, model-free): option %s, cosine %.4f, against %s", answer.answer(),
-          answer.scores()[best], source);
+      int best =
+          input.answerType().equals("label")
+              ? input.options().indexOf(answer.answer())
+              : dev.infuse.udfs.answer.AnswerTypes.index(answer.answer());
+      raw =
+          String.format(
+              Locale.ROOT,
+              "embedding (weak, model-free): option %s, cosine %.4f, against %s",
+              answer.answer(),
+              answer.scores()[best],
+              source);
     } else {
-      raw = answer.evidence() == null ? "embedding (weak, model-free): no sentence in " + source
-          : "embedding (weak, model-free): closest sentence of " + source + ": " + answer.evidence();
+      raw =
+          answer.evidence() == null
+              ? "embedding (weak, model-free): no sentence in " + source
+              : "embedding (weak, model-free): closest sentence of "
+                  + source
+                  + ": "
+                  + answer.evidence();
     }
-    return rows.prediction(input, AnswerInputs.chunkIds(row), EmbeddingAnswerer.tag(input), raw, answer.answer(),
-        AnswerParser.correct(input.answerType(), answer.answer(), AnswerInputs.gold(row)), answer.scores(), null);
+    return rows.prediction(
+        input,
+        AnswerInputs.chunkIds(row),
+        EmbeddingAnswerer.tag(input),
+        raw,
+        answer.answer(),
+        AnswerParser.correct(input.answerType(), answer.answer(), AnswerInputs.gold(row)),
+        answer.scores(),
+        null);
   }
 }

@@ -19,19 +19,20 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Generate mode: the chat request for each question (keyed, so {@code llm_calls} caches it and a rerun
- * sends nothing) and the parse of each response into a prediction.
+ * Generate mode: the chat request for each question (keyed, so {@code llm_calls} caches it and a
+ * rerun sends nothing) and the parse of each response into a prediction.
  */
 final class GeneratedAnswers implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** The request columns {@code LlmCallRunner} reads, keyed by question. */
-  static final StructType REQUESTS = new StructType()
-      .add("question_id", DataTypes.StringType, false)
-      .add("call_key", DataTypes.StringType, false)
-      .add("chat_request", DataTypes.StringType, false)
-      .add("canonical_request", DataTypes.StringType, false);
+  static final StructType REQUESTS =
+      new StructType()
+          .add("question_id", DataTypes.StringType, false)
+          .add("call_key", DataTypes.StringType, false)
+          .add("chat_request", DataTypes.StringType, false)
+          .add("canonical_request", DataTypes.StringType, false);
 
   private final PromptFormat format;
   private final boolean chainOfThought;
@@ -42,8 +43,15 @@ final class GeneratedAnswers implements Serializable {
   private final long runSeed;
   private final PredictionRows rows;
 
-  GeneratedAnswers(PromptFormat format, boolean chainOfThought, String backend, String model, int maxTokens,
-      double temperature, long runSeed, PredictionRows rows) {
+  GeneratedAnswers(
+      PromptFormat format,
+      boolean chainOfThought,
+      String backend,
+      String model,
+      int maxTokens,
+      double temperature,
+      long runSeed,
+      PredictionRows rows) {
     this.format = format;
     this.chainOfThought = chainOfThought;
     this.backend = backend;
@@ -59,17 +67,29 @@ final class GeneratedAnswers implements Serializable {
   }
 
   /**
-   * The request for one question row. The seed derives from (run seed, question, prompt version), so a
-   * rerun asks exactly the same request and is answered from the cache.
+   * The request for one question row. The seed derives from (run seed, question, prompt version),
+   * so a rerun asks exactly the same request and is answered from the cache.
    */
   Row request(Row question) {
     AnswerInput input = AnswerInputs.of(question, true);
     long seed = RequestBuilder.seedFor(runSeed, input.questionId(), promptVersion());
-    ChatRequest request = new ChatRequest(model, format.messages(input, chainOfThought),
-        new GenerationParams(maxTokens, temperature, 1.0, 1, List.of(), seed, false, null),
-        Map.of("task", "answer", "question_id", input.questionId(), "prompt_version", promptVersion()));
+    ChatRequest request =
+        new ChatRequest(
+            model,
+            format.messages(input, chainOfThought),
+            new GenerationParams(maxTokens, temperature, 1.0, 1, List.of(), seed, false, null),
+            Map.of(
+                "task",
+                "answer",
+                "question_id",
+                input.questionId(),
+                "prompt_version",
+                promptVersion()));
     try {
-      return RowFactory.create(input.questionId(), RequestKeys.key(backend, request), JSON.writeValueAsString(request),
+      return RowFactory.create(
+          input.questionId(),
+          RequestKeys.key(backend, request),
+          JSON.writeValueAsString(request),
           RequestKeys.canonicalJson(backend, request));
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
@@ -77,24 +97,38 @@ final class GeneratedAnswers implements Serializable {
   }
 
   /**
-   * A question row joined with its response ({@code call_key}, {@code status}, {@code response_text},
-   * {@code error}) to a prediction, or to a rejection when the call failed or was deferred by the budget.
+   * A question row joined with its response ({@code call_key}, {@code status}, {@code
+   * response_text}, {@code error}) to a prediction, or to a rejection when the call failed or was
+   * deferred by the budget.
    */
   Row parse(Row answered) {
     AnswerInput input = AnswerInputs.of(answered, true);
     String key = answered.getAs("call_key");
     String status = answered.getAs("status");
     if (status == null) {
-      return rows.reject(input.questionId(), input.benchmark(), answered.getAs("canonical_request"),
+      return rows.reject(
+          input.questionId(),
+          input.benchmark(),
+          answered.getAs("canonical_request"),
           "not asked: llm.max_total_tokens was reached first; a rerun asks it");
     }
     if (!"succeeded".equals(status)) {
-      return rows.reject(input.questionId(), input.benchmark(), answered.getAs("canonical_request"),
+      return rows.reject(
+          input.questionId(),
+          input.benchmark(),
+          answered.getAs("canonical_request"),
           "llm call " + key + " failed (retried on the next run): " + answered.getAs("error"));
     }
     String text = answered.getAs("response_text");
     String parsed = AnswerParser.parse(input.answerType(), text, input.options());
-    return rows.prediction(input, AnswerInputs.chunkIds(answered), promptVersion(), text, parsed,
-        AnswerParser.correct(input.answerType(), parsed, AnswerInputs.gold(answered)), null, key);
+    return rows.prediction(
+        input,
+        AnswerInputs.chunkIds(answered),
+        promptVersion(),
+        text,
+        parsed,
+        AnswerParser.correct(input.answerType(), parsed, AnswerInputs.gold(answered)),
+        null,
+        key);
   }
 }

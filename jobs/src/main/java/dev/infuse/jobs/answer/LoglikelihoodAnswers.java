@@ -18,9 +18,9 @@ import org.apache.spark.sql.Row;
 
 /**
  * Loglikelihood answering on one partition, the lm-evaluation-harness way: every option's text is
- * scored after the format's context by the model (loaded once per executor JVM), and the answer is the
- * option with the highest log-likelihood ({@code acc}). The log-likelihoods are stored in option order,
- * so {@code score} computes {@code acc_norm} from them and the option lengths.
+ * scored after the format's context by the model (loaded once per executor JVM), and the answer is
+ * the option with the highest log-likelihood ({@code acc}). The log-likelihoods are stored in
+ * option order, so {@code score} computes {@code acc_norm} from them and the option lengths.
  */
 final class LoglikelihoodAnswers implements FlatMapFunction<Iterator<Row>, Row> {
   private static final long serialVersionUID = 1L;
@@ -30,7 +30,8 @@ final class LoglikelihoodAnswers implements FlatMapFunction<Iterator<Row>, Row> 
   private final PredictionRows rows;
   private final int batchRows;
 
-  LoglikelihoodAnswers(ModelSpec<CausalLm> spec, PromptFormat format, PredictionRows rows, int batchRows) {
+  LoglikelihoodAnswers(
+      ModelSpec<CausalLm> spec, PromptFormat format, PredictionRows rows, int batchRows) {
     this.spec = spec;
     this.format = format;
     this.rows = rows;
@@ -49,30 +50,55 @@ final class LoglikelihoodAnswers implements FlatMapFunction<Iterator<Row>, Row> 
       Row row = questions.next();
       AnswerInput input = AnswerInputs.of(row, true);
       if (!input.hasOptions()) {
-        out.add(rows.reject(input.questionId(), input.benchmark(), input.question(), "loglikelihood mode needs options,"
-            + " but question " + input.questionId() + " is " + input.answerType() + "; use answer.mode generate"));
+        out.add(
+            rows.reject(
+                input.questionId(),
+                input.benchmark(),
+                input.question(),
+                "loglikelihood mode needs options,"
+                    + " but question "
+                    + input.questionId()
+                    + " is "
+                    + input.answerType()
+                    + "; use answer.mode generate"));
         continue;
       }
       String context = format.loglikelihoodContext(input);
       try {
         MultipleChoiceScore score;
-        // One executor model serves every task of the JVM; its forward pass is not documented as thread-safe.
+        // One executor model serves every task of the JVM; its forward pass is not documented as
+        // thread-safe.
         synchronized (model) {
           score = scorer.multipleChoice(context, format.loglikelihoodChoices(input));
         }
         double[] scores = score.choices().stream().mapToDouble(c -> c.logLikelihood()).toArray();
         String parsed = choice(input, score.acc());
         String raw = "acc " + parsed + ", acc_norm " + choice(input, score.accNorm());
-        out.add(rows.prediction(input, AnswerInputs.chunkIds(row), format.loglikelihoodTag(), raw, parsed,
-            AnswerParser.correct(input.answerType(), parsed, AnswerInputs.gold(row)), scores, null));
+        out.add(
+            rows.prediction(
+                input,
+                AnswerInputs.chunkIds(row),
+                format.loglikelihoodTag(),
+                raw,
+                parsed,
+                AnswerParser.correct(input.answerType(), parsed, AnswerInputs.gold(row)),
+                scores,
+                null));
       } catch (RuntimeException e) {
-        out.add(rows.reject(input.questionId(), input.benchmark(), context, "loglikelihood scoring failed: " + e.getMessage()));
+        out.add(
+            rows.reject(
+                input.questionId(),
+                input.benchmark(),
+                context,
+                "loglikelihood scoring failed: " + e.getMessage()));
       }
     }
     return out.iterator();
   }
 
   private static String choice(AnswerInput input, int index) {
-    return AnswerTypes.LABEL.equals(input.answerType()) ? input.options().get(index) : AnswerTypes.letter(index);
+    return AnswerTypes.LABEL.equals(input.answerType())
+        ? input.options().get(index)
+        : AnswerTypes.letter(index);
   }
 }

@@ -13,14 +13,16 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Builds the rows every answer mode emits: a prediction (the {@code predictions} columns) or a rejection
- * bound for quarantine ({@code payload}, {@code reason} set). Carries the run-level values every
- * prediction repeats, so the executors' closures stay small.
+ * Builds the rows every answer mode emits: a prediction (the {@code predictions} columns) or a
+ * rejection bound for quarantine ({@code payload}, {@code reason} set). Carries the run-level
+ * values every prediction repeats, so the executors' closures stay small.
  */
 final class PredictionRows implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  /** The contract's columns, all nullable (rejections leave them empty), then payload and reason. */
+  /**
+   * The contract's columns, all nullable (rejections leave them empty), then payload and reason.
+   */
   static final StructType SCHEMA = schema();
 
   private final String runId;
@@ -32,8 +34,15 @@ final class PredictionRows implements Serializable {
   private final Long syntheticTokens;
   private final String configHash;
 
-  PredictionRows(String runId, String setting, String backend, String model, String mode, String retriever,
-      Long syntheticTokens, String configHash) {
+  PredictionRows(
+      String runId,
+      String setting,
+      String backend,
+      String model,
+      String mode,
+      String retriever,
+      Long syntheticTokens,
+      String configHash) {
     this.runId = runId;
     this.setting = setting;
     this.backend = backend;
@@ -44,9 +53,19 @@ final class PredictionRows implements Serializable {
     this.configHash = configHash;
   }
 
-  /** One prediction; {@code chunkIds} null in closed book, {@code scores} null when the mode has none. */
-  Row prediction(AnswerInput input, List<String> chunkIds, String promptVersion, String rawOutput, String parsed,
-      Boolean correct, double[] scores, String callKey) {
+  /**
+   * One prediction; {@code chunkIds} null in closed book, {@code scores} null when the mode has
+   * none.
+   */
+  Row prediction(
+      AnswerInput input,
+      List<String> chunkIds,
+      String promptVersion,
+      String rawOutput,
+      String parsed,
+      Boolean correct,
+      double[] scores,
+      String callKey) {
     List<Double> boxed = null;
     if (scores != null) {
       boxed = new ArrayList<>(scores.length);
@@ -54,15 +73,50 @@ final class PredictionRows implements Serializable {
         boxed.add(score);
       }
     }
-    return RowFactory.create(runId, input.questionId(), input.benchmark(), setting, backend, model, mode, promptVersion,
-        rawOutput, parsed, correct, chunkIds == null ? null : retriever, chunkIds == null ? null : chunkIds.toArray(),
-        boxed == null ? null : boxed.toArray(), callKey, syntheticTokens, configHash, null, null);
+    return RowFactory.create(
+        runId,
+        input.questionId(),
+        input.benchmark(),
+        setting,
+        backend,
+        model,
+        mode,
+        promptVersion,
+        rawOutput,
+        parsed,
+        correct,
+        chunkIds == null ? null : retriever,
+        chunkIds == null ? null : chunkIds.toArray(),
+        boxed == null ? null : boxed.toArray(),
+        callKey,
+        syntheticTokens,
+        configHash,
+        null,
+        null);
   }
 
   /** A question that cannot be answered, with what it was and why. */
   Row reject(String questionId, String benchmark, String payload, String reason) {
-    return RowFactory.create(runId, questionId, benchmark, setting, backend, model, mode, null, null, null, null, null,
-        null, null, null, null, configHash, payload, reason);
+    return RowFactory.create(
+        runId,
+        questionId,
+        benchmark,
+        setting,
+        backend,
+        model,
+        mode,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        configHash,
+        payload,
+        reason);
   }
 
   private static StructType schema() {
@@ -71,6 +125,8 @@ final class PredictionRows implements Serializable {
     for (StructField field : contract.schema().fields()) {
       schema = schema.add(field.name(), field.dataType(), true);
     }
-    return schema.add("payload", DataTypes.StringType, true).add("reason", DataTypes.StringType, true);
+    return schema
+        .add("payload", DataTypes.StringType, true)
+        .add("reason", DataTypes.StringType, true);
   }
 }

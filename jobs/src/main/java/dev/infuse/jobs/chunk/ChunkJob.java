@@ -35,8 +35,8 @@ import org.apache.spark.storage.StorageLevel;
  * {@code chunk}: cuts {@code documents} into token-bounded {@code chunks}, preferring paragraph and
  * sentence ends, with character offsets that map back into the document exactly.
  *
- * <p>Re-chunking a document replaces all its chunks (a new size leaves no stale chunks behind), and a
- * rerun with the same settings commits nothing.
+ * <p>Re-chunking a document replaces all its chunks (a new size leaves no stale chunks behind), and
+ * a rerun with the same settings commits nothing.
  */
 public final class ChunkJob {
   public static final String NAME = "chunk";
@@ -55,35 +55,57 @@ public final class ChunkJob {
     if (options.corpus() != null) {
       documents = documents.filter(col("corpus").equalTo(options.corpus()));
     }
-    Broadcast<byte[]> tokenizerJson = Tokenizers.DEFAULT_SPEC.equals(options.tokenizer())
-        ? null
-        : new JavaSparkContext(spark.sparkContext())
-            .broadcast(TokenizerFiles.read(spark, options.tokenizer(), "chunk.tokenizer"));
-    Dataset<Row> rows = transform(spark, documents, options.maxTokens(), options.overlapTokens(), tokenizerJson)
-        .persist(StorageLevel.MEMORY_AND_DISK());
+    Broadcast<byte[]> tokenizerJson =
+        Tokenizers.DEFAULT_SPEC.equals(options.tokenizer())
+            ? null
+            : new JavaSparkContext(spark.sparkContext())
+                .broadcast(TokenizerFiles.read(spark, options.tokenizer(), "chunk.tokenizer"));
+    Dataset<Row> rows =
+        transform(spark, documents, options.maxTokens(), options.overlapTokens(), tokenizerJson)
+            .persist(StorageLevel.MEMORY_AND_DISK());
     try {
       Contract contract = Contracts.load("chunks");
-      // A chunk that breaks the contract (say, a span of characters the tokenizer ignores, 0 tokens)
+      // A chunk that breaks the contract (say, a span of characters the tokenizer ignores, 0
+      // tokens)
       // quarantines its whole document, so that no document is left half-chunked.
-      Dataset<Row> checked = new ContractEnforcer(contract).withViolations(
-          rows.filter(col("kind").equalTo(ChunkRows.CHUNK)).select(contract.columnNames().stream()
-              .map(c -> col(c)).toArray(Column[]::new)));
-      Dataset<Row> invalid = checked.filter(size(col(ContractEnforcer.VIOLATIONS)).gt(0))
-          .groupBy("doc_id").agg(concat_ws("; ", flatten(collect_list(col(ContractEnforcer.VIOLATIONS)))).as("reason"));
-      Dataset<Row> chunks = checked.drop(ContractEnforcer.VIOLATIONS)
-          .join(invalid.select("doc_id"), scala.collection.JavaConverters.asScalaBuffer(List.of("doc_id")).toSeq(),
-              "left_anti");
-      Dataset<Row> failures = rows.filter(col("kind").equalTo(ChunkRows.FAILURE)).select("doc_id", "reason")
-          .unionByName(invalid)
-          .select(lit("documents").as("source"), concat(lit("doc_id="), col("doc_id")).as("location"),
-              col("doc_id").as("payload"), lit(null).cast("binary").as("payload_bytes"), col("reason"));
+      Dataset<Row> checked =
+          new ContractEnforcer(contract)
+              .withViolations(
+                  rows.filter(col("kind").equalTo(ChunkRows.CHUNK))
+                      .select(
+                          contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new)));
+      Dataset<Row> invalid =
+          checked
+              .filter(size(col(ContractEnforcer.VIOLATIONS)).gt(0))
+              .groupBy("doc_id")
+              .agg(
+                  concat_ws("; ", flatten(collect_list(col(ContractEnforcer.VIOLATIONS))))
+                      .as("reason"));
+      Dataset<Row> chunks =
+          checked
+              .drop(ContractEnforcer.VIOLATIONS)
+              .join(
+                  invalid.select("doc_id"),
+                  scala.collection.JavaConverters.asScalaBuffer(List.of("doc_id")).toSeq(),
+                  "left_anti");
+      Dataset<Row> failures =
+          rows.filter(col("kind").equalTo(ChunkRows.FAILURE))
+              .select("doc_id", "reason")
+              .unionByName(invalid)
+              .select(
+                  lit("documents").as("source"),
+                  concat(lit("doc_id="), col("doc_id")).as("location"),
+                  col("doc_id").as("payload"),
+                  lit(null).cast("binary").as("payload_bytes"),
+                  col("reason"));
 
       long input = documents.count();
       long failed = failures.count();
       long chunkCount = chunks.count();
       WriteResult write = run.warehouse().replaceWithin(contract, chunks, "doc_id");
-      WriteResult quarantineWrite = Quarantine.write(run.warehouse(),
-          Quarantine.rows(failures, NAME, run.runId(), run.startedAt()));
+      WriteResult quarantineWrite =
+          Quarantine.write(
+              run.warehouse(), Quarantine.rows(failures, NAME, run.runId(), run.startedAt()));
 
       Map<String, Long> details = new LinkedHashMap<>();
       details.put("chunks", chunkCount);
@@ -94,9 +116,15 @@ public final class ChunkJob {
       RunCounts counts = new RunCounts(input, input - failed, failed, details);
 
       var out = run.out();
-      out.printf(Locale.ROOT, "chunk: %d document(s)%s into %d chunks of at most %d tokens (overlap %d, tokenizer %s)%n",
-          input, options.corpus() == null ? "" : " of corpus " + options.corpus(), chunkCount, options.maxTokens(),
-          options.overlapTokens(), options.tokenizer());
+      out.printf(
+          Locale.ROOT,
+          "chunk: %d document(s)%s into %d chunks of at most %d tokens (overlap %d, tokenizer %s)%n",
+          input,
+          options.corpus() == null ? "" : " of corpus " + options.corpus(),
+          chunkCount,
+          options.maxTokens(),
+          options.overlapTokens(),
+          options.tokenizer());
       out.printf(Locale.ROOT, "  %d chunked, %d quarantined%n", counts.output(), failed);
       out.println("  " + write);
       out.flush();
@@ -106,11 +134,21 @@ public final class ChunkJob {
     }
   }
 
-  /** The pure part: documents {@code (doc_id, text, …)} to chunk and failure rows ({@link ChunkRows#SCHEMA}). */
-  public static Dataset<Row> transform(SparkSession spark, Dataset<Row> documents, int maxTokens, int overlapTokens,
+  /**
+   * The pure part: documents {@code (doc_id, text, …)} to chunk and failure rows ({@link
+   * ChunkRows#SCHEMA}).
+   */
+  public static Dataset<Row> transform(
+      SparkSession spark,
+      Dataset<Row> documents,
+      int maxTokens,
+      int overlapTokens,
       Broadcast<byte[]> tokenizerJson) {
-    JavaRDD<Row> rows = documents.select("doc_id", "text").javaRDD()
-        .mapPartitions(new ChunkRows(maxTokens, overlapTokens, tokenizerJson));
+    JavaRDD<Row> rows =
+        documents
+            .select("doc_id", "text")
+            .javaRDD()
+            .mapPartitions(new ChunkRows(maxTokens, overlapTokens, tokenizerJson));
     return spark.createDataFrame(rows, ChunkRows.SCHEMA);
   }
 }

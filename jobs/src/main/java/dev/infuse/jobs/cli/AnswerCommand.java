@@ -7,39 +7,69 @@ import dev.infuse.jobs.config.ConfigLoader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "answer", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Answer one benchmark's questions with one backend and model in one setting into predictions.",
-        "Settings: closed_book, rag (top-k chunks of retrievals in context), trained and trained_rag (answer.model_dir).",
-        "Modes: generate (LLM client layer, cached in llm_calls), loglikelihood (djl), embedding (the model-free",
-        "default: the option most similar to the context; weak but real). Backend and model: the llm section."})
+@Command(
+    name = "answer",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Answer one benchmark's questions with one backend and model in one setting into predictions.",
+      "Settings: closed_book, rag (top-k chunks of retrievals in context), trained and trained_rag (answer.model_dir).",
+      "Modes: generate (LLM client layer, cached in llm_calls), loglikelihood (djl), embedding (the model-free",
+      "default: the option most similar to the context; weak but real). Backend and model: the llm section."
+    })
 public final class AnswerCommand extends JobCommand {
-  @Option(names = "--benchmark", paramLabel = "NAME",
+  @Option(
+      names = "--benchmark",
+      paramLabel = "NAME",
       description = "quality, longhealth, medqa, financebench, gsm8k or anli (answer.benchmark).")
   String benchmark;
 
-  @Option(names = "--setting", paramLabel = "closed_book|rag|trained|trained_rag", description = "(answer.setting)")
+  @Option(
+      names = "--setting",
+      paramLabel = "closed_book|rag|trained|trained_rag",
+      description = "(answer.setting)")
   String setting;
 
-  @Option(names = "--mode", paramLabel = "auto|generate|loglikelihood|embedding", description = "(answer.mode)")
+  @Option(
+      names = "--mode",
+      paramLabel = "auto|generate|loglikelihood|embedding",
+      description = "(answer.mode)")
   String mode;
 
-  @Option(names = "--retriever", paramLabel = "bm25|dense|hybrid",
-      description = "Whose retrievals to put in context; default: the only one there (answer.retriever).")
+  @Option(
+      names = "--retriever",
+      paramLabel = "bm25|dense|hybrid",
+      description =
+          "Whose retrievals to put in context; default: the only one there (answer.retriever).")
   String retriever;
 
-  @Option(names = "--k", paramLabel = "N", description = "Retrieved chunks in context (answer.k, default 4).")
+  @Option(
+      names = "--k",
+      paramLabel = "N",
+      description = "Retrieved chunks in context (answer.k, default 4).")
   Integer k;
 
-  @Option(names = "--chunk-order", paramLabel = "best_first|best_last", description = "(answer.chunk_order)")
+  @Option(
+      names = "--chunk-order",
+      paramLabel = "best_first|best_last",
+      description = "(answer.chunk_order)")
   String chunkOrder;
 
-  @Option(names = "--model-dir", paramLabel = "DIR", description = "The trained model for the trained settings (answer.model_dir).")
+  @Option(
+      names = "--model-dir",
+      paramLabel = "DIR",
+      description = "The trained model for the trained settings (answer.model_dir).")
   String modelDir;
 
-  @Option(names = "--chain-of-thought", description = "Ask for reasoning before the answer (answer.chain_of_thought).")
+  @Option(
+      names = "--chain-of-thought",
+      description = "Ask for reasoning before the answer (answer.chain_of_thought).")
   Boolean chainOfThought;
 
-  @Option(names = "--max-questions", paramLabel = "N", description = "The most questions, by id; 0 for all (answer.max_questions).")
+  @Option(
+      names = "--max-questions",
+      paramLabel = "N",
+      description = "The most questions, by id; 0 for all (answer.max_questions).")
   Integer maxQuestions;
 
   @Override

@@ -7,29 +7,52 @@ import dev.infuse.jobs.shards.BuildShardsJob;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "build-shards", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Mix synthetic QA, synthetic documents, documents and replay text into training shards.",
-        "Exact and near-duplicate removal, benchmark decontamination, tokenization and packing, then Parquet,",
-        "JSONL and Megatron (.bin/.idx) shards with info.json, stats.json, COMPLETED and shard_manifest rows."})
+@Command(
+    name = "build-shards",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Mix synthetic QA, synthetic documents, documents and replay text into training shards.",
+      "Exact and near-duplicate removal, benchmark decontamination, tokenization and packing, then Parquet,",
+      "JSONL and Megatron (.bin/.idx) shards with info.json, stats.json, COMPLETED and shard_manifest rows."
+    })
 public final class BuildShardsCommand extends JobCommand {
-  @Option(names = "--mixture", paramLabel = "FILE", description = "The mixture, conf/mixtures/*.yaml (shards.mixture).")
+  @Option(
+      names = "--mixture",
+      paramLabel = "FILE",
+      description = "The mixture, conf/mixtures/*.yaml (shards.mixture).")
   String mixture;
 
-  @Option(names = "--output", paramLabel = "DIR|URI", description = "Where the shards go (shards.output).")
+  @Option(
+      names = "--output",
+      paramLabel = "DIR|URI",
+      description = "Where the shards go (shards.output).")
   String output;
 
-  @Option(names = "--formats", paramLabel = "F", split = ",",
+  @Option(
+      names = "--formats",
+      paramLabel = "F",
+      split = ",",
       description = "parquet, jsonl and/or megatron, comma-separated (shards.formats).")
   java.util.List<String> formats;
 
-  @Option(names = "--seed", paramLabel = "N", description = "Sampling seed, over the mixture's (shards.seed).")
+  @Option(
+      names = "--seed",
+      paramLabel = "N",
+      description = "Sampling seed, over the mixture's (shards.seed).")
   Long seed;
 
-  @Option(names = "--total-tokens", paramLabel = "N",
-      description = "Training tokens to draw, over the mixture's total_tokens (shards.total_tokens; 0: every token once).")
+  @Option(
+      names = "--total-tokens",
+      paramLabel = "N",
+      description =
+          "Training tokens to draw, over the mixture's total_tokens (shards.total_tokens; 0: every token once).")
   Long totalTokens;
 
-  @Option(names = "--sequence-length", paramLabel = "N", description = "Tokens per sequence (shards.sequence_length).")
+  @Option(
+      names = "--sequence-length",
+      paramLabel = "N",
+      description = "Tokens per sequence (shards.sequence_length).")
   Integer sequenceLength;
 
   @Override

@@ -7,22 +7,39 @@ import dev.infuse.jobs.embed.EmbedJob;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "embed", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Embed every chunk with a sentence encoder into chunk_embeddings (unit vectors).",
-        "Only new or changed chunks are embedded; a rerun commits nothing."})
+@Command(
+    name = "embed",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Embed every chunk with a sentence encoder into chunk_embeddings (unit vectors).",
+      "Only new or changed chunks are embedded; a rerun commits nothing."
+    })
 public final class EmbedCommand extends JobCommand {
-  @Option(names = "--model", paramLabel = "default|DIR",
-      description = "'default' (all-MiniLM-L6-v2, in the jar) or a directory with model.onnx or model.pt and"
-          + " tokenizer.json (embed.model).")
+  @Option(
+      names = "--model",
+      paramLabel = "default|DIR",
+      description =
+          "'default' (all-MiniLM-L6-v2, in the jar) or a directory with model.onnx or model.pt and"
+              + " tokenizer.json (embed.model).")
   String model;
 
-  @Option(names = "--device", paramLabel = "auto|cpu|gpu|gpu:N", description = "Where to run the model (embed.device).")
+  @Option(
+      names = "--device",
+      paramLabel = "auto|cpu|gpu|gpu:N",
+      description = "Where to run the model (embed.device).")
   String device;
 
-  @Option(names = "--batch-size", paramLabel = "N", description = "Texts per forward pass (embed.batch_size, default 32).")
+  @Option(
+      names = "--batch-size",
+      paramLabel = "N",
+      description = "Texts per forward pass (embed.batch_size, default 32).")
   Integer batchSize;
 
-  @Option(names = "--threads", paramLabel = "N", description = "ONNX Runtime threads per forward pass (embed.threads, default 1).")
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description = "ONNX Runtime threads per forward pass (embed.threads, default 1).")
   Integer threads;
 
   @Override

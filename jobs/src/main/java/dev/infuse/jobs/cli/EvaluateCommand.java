@@ -15,27 +15,40 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "evaluate", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"The whole evaluation of Synthetic Mixed Training from one config (the evaluate section): chunk,",
-        "index and retrieve; answer each benchmark closed-book, with RAG, with each trained model and trained+RAG;",
-        "score with bootstrap CIs and paired comparisons; fit accuracy against ln(synthetic tokens) over the models;",
-        "write the HTML report. Every step is a recorded job in runs; the benchmarks must be ingested first."})
+@Command(
+    name = "evaluate",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "The whole evaluation of Synthetic Mixed Training from one config (the evaluate section): chunk,",
+      "index and retrieve; answer each benchmark closed-book, with RAG, with each trained model and trained+RAG;",
+      "score with bootstrap CIs and paired comparisons; fit accuracy against ln(synthetic tokens) over the models;",
+      "write the HTML report. Every step is a recorded job in runs; the benchmarks must be ingested first."
+    })
 public final class EvaluateCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  CommonOptions common;
+  @Mixin CommonOptions common;
 
-  @Option(names = "--benchmarks", paramLabel = "B", split = ",",
-      description = "Benchmarks to evaluate, e.g. quality,longhealth,financebench (evaluate.benchmarks).")
+  @Option(
+      names = "--benchmarks",
+      paramLabel = "B",
+      split = ",",
+      description =
+          "Benchmarks to evaluate, e.g. quality,longhealth,financebench (evaluate.benchmarks).")
   List<String> benchmarks;
 
-  @Option(names = "--settings", paramLabel = "S", split = ",",
+  @Option(
+      names = "--settings",
+      paramLabel = "S",
+      split = ",",
       description = "closed_book, rag, trained and/or trained_rag (evaluate.settings).")
   List<String> settings;
 
-  @Option(names = "--models", paramLabel = "DIR", split = ",",
+  @Option(
+      names = "--models",
+      paramLabel = "DIR",
+      split = ",",
       description = "Model directories from train, smallest sweep point first (evaluate.models).")
   List<String> models;
 
@@ -53,10 +66,12 @@ public final class EvaluateCommand implements Callable<Integer> {
       err.flush();
       return 2;
     }
-    SparkSessions.Session session = SparkSessions.getOrCreate("infuse evaluate", config.spark().master(),
-        config.spark().conf());
+    SparkSessions.Session session =
+        SparkSessions.getOrCreate(
+            "infuse evaluate", config.spark().master(), config.spark().conf());
     try {
-      RecordedSteps steps = new RecordedSteps(session.spark(), this::loader, evaluation.steps(), out, err);
+      RecordedSteps steps =
+          new RecordedSteps(session.spark(), this::loader, evaluation.steps(), out, err);
       Evaluation.Result result = evaluation.run(steps);
       Evaluation.printSummary(new Warehouse(session.spark(), config.warehouse()), result, out);
       return 0;

@@ -8,27 +8,51 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "fit-scaling", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Fit metric = a + b ln(synthetic tokens) over scored runs (Spark MLlib LinearRegression) and where it",
-        "crosses a baseline setting's score; writes scaling_fits. Reads scores: run score on the sweep first."})
+@Command(
+    name = "fit-scaling",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Fit metric = a + b ln(synthetic tokens) over scored runs (Spark MLlib LinearRegression) and where it",
+      "crosses a baseline setting's score; writes scaling_fits. Reads scores: run score on the sweep first."
+    })
 public final class FitScalingCommand extends JobCommand {
-  @Option(names = "--benchmark", paramLabel = "NAME", description = "The sweep's benchmark (score.scaling_benchmark).")
+  @Option(
+      names = "--benchmark",
+      paramLabel = "NAME",
+      description = "The sweep's benchmark (score.scaling_benchmark).")
   String benchmark;
 
-  @Option(names = "--setting", paramLabel = "SETTING", description = "The sweep's setting (score.scaling_setting, default trained).")
+  @Option(
+      names = "--setting",
+      paramLabel = "SETTING",
+      description = "The sweep's setting (score.scaling_setting, default trained).")
   String setting;
 
-  @Option(names = "--runs", paramLabel = "RUN[,RUN...]", split = ",",
-      description = "The sweep's runs (score.scaling_runs); default every scored run of the setting with synthetic_tokens.")
+  @Option(
+      names = "--runs",
+      paramLabel = "RUN[,RUN...]",
+      split = ",",
+      description =
+          "The sweep's runs (score.scaling_runs); default every scored run of the setting with synthetic_tokens.")
   List<String> runs;
 
-  @Option(names = "--metric", paramLabel = "accuracy|acc_norm", description = "The metric fitted (score.scaling_metric).")
+  @Option(
+      names = "--metric",
+      paramLabel = "accuracy|acc_norm",
+      description = "The metric fitted (score.scaling_metric).")
   String metric;
 
-  @Option(names = "--baseline-setting", paramLabel = "SETTING", description = "The baseline (score.scaling_baseline_setting, default rag).")
+  @Option(
+      names = "--baseline-setting",
+      paramLabel = "SETTING",
+      description = "The baseline (score.scaling_baseline_setting, default rag).")
   String baselineSetting;
 
-  @Option(names = "--baseline-run", paramLabel = "RUN", description = "The baseline run (score.scaling_baseline_run).")
+  @Option(
+      names = "--baseline-run",
+      paramLabel = "RUN",
+      description = "The baseline run (score.scaling_baseline_run).")
   String baselineRun;
 
   @Override

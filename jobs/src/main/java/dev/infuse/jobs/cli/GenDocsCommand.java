@@ -8,12 +8,20 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "gen-docs", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Generate synthetic documents into synthetic_docs: style rephrases, entity documents",
-        "(per entity, pair and triple) and focal rewrites conditioned on synthetic_qa questions.",
-        "Every call is cached in llm_calls: a rerun sends no request that already succeeded."})
+@Command(
+    name = "gen-docs",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Generate synthetic documents into synthetic_docs: style rephrases, entity documents",
+      "(per entity, pair and triple) and focal rewrites conditioned on synthetic_qa questions.",
+      "Every call is cached in llm_calls: a rerun sends no request that already succeeded."
+    })
 public final class GenDocsCommand extends JobCommand {
-  @Option(names = "--kinds", paramLabel = "KIND", split = ",",
+  @Option(
+      names = "--kinds",
+      paramLabel = "KIND",
+      split = ",",
       description = "Which kinds: rephrase, entity, focal (gen_docs.kinds; default all three).")
   List<String> kinds;
 

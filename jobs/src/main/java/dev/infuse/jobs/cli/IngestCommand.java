@@ -8,19 +8,33 @@ import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "ingest", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Read benchmark files into the documents and questions tables.",
-        "Bad records go to quarantine with file, line and reason; read = written + quarantined."})
+@Command(
+    name = "ingest",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Read benchmark files into the documents and questions tables.",
+      "Bad records go to quarantine with file, line and reason; read = written + quarantined."
+    })
 public final class IngestCommand extends JobCommand {
-  @Option(names = "--format", paramLabel = "FORMAT",
-      description = "quality, financebench, gsm8k, anli, medqa, longhealth, medec, aci-bench, agentclinic (ingest.format).")
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      description =
+          "quality, financebench, gsm8k, anli, medqa, longhealth, medec, aci-bench, agentclinic (ingest.format).")
   String format;
 
-  @Option(names = "--input", paramLabel = "PATH|URI", description = "A file or a directory of them (ingest.input).")
+  @Option(
+      names = "--input",
+      paramLabel = "PATH|URI",
+      description = "A file or a directory of them (ingest.input).")
   String input;
 
-  @Option(names = "--max-bad-fraction", paramLabel = "F",
-      description = "Exit non-zero when more than this fraction of items is quarantined (ingest.max_bad_fraction, default 0.05).")
+  @Option(
+      names = "--max-bad-fraction",
+      paramLabel = "F",
+      description =
+          "Exit non-zero when more than this fraction of items is quarantined (ingest.max_bad_fraction, default 0.05).")
   Double maxBadFraction;
 
   @Override
@@ -51,15 +65,25 @@ public final class IngestCommand extends JobCommand {
     RunCounts counts = new IngestJob(run).run();
     double ceiling = run.config().ingest().maxBadFraction();
     if (counts.input() == 0) {
-      throw new JobFailedException("ingest: found no records in " + run.config().ingest().input()
-          + ", expected at least one", counts);
+      throw new JobFailedException(
+          "ingest: found no records in "
+              + run.config().ingest().input()
+              + ", expected at least one",
+          counts);
     }
     if (counts.badFraction() > ceiling) {
-      throw new JobFailedException(String.format(Locale.ROOT,
-          "ingest: %.1f%% of items were quarantined (%d of %d), above ingest.max_bad_fraction %s; see"
-              + " bin/infuse sql --warehouse %s \"SELECT location, reason FROM quarantine WHERE run_id = '%s'\"",
-          100 * counts.badFraction(), counts.quarantined(), counts.input(), ceiling, run.config().warehouse(),
-          run.runId()), counts);
+      throw new JobFailedException(
+          String.format(
+              Locale.ROOT,
+              "ingest: %.1f%% of items were quarantined (%d of %d), above ingest.max_bad_fraction %s; see"
+                  + " bin/infuse sql --warehouse %s \"SELECT location, reason FROM quarantine WHERE run_id = '%s'\"",
+              100 * counts.badFraction(),
+              counts.quarantined(),
+              counts.input(),
+              ceiling,
+              run.config().warehouse(),
+              run.runId()),
+          counts);
     }
     return counts;
   }

@@ -15,15 +15,13 @@ import picocli.CommandLine.Spec;
 
 /**
  * The shape of every job command: bind the config, get a session, run the job, record the run in
- * {@code runs} whatever happens, and map the outcome to an exit code: 0 success, 1 failure, 2 bad usage
- * or config.
+ * {@code runs} whatever happens, and map the outcome to an exit code: 0 success, 1 failure, 2 bad
+ * usage or config.
  */
 public abstract class JobCommand implements Callable<Integer> {
-  @Spec
-  protected CommandSpec spec;
+  @Spec protected CommandSpec spec;
 
-  @Mixin
-  protected CommonOptions common;
+  @Mixin protected CommonOptions common;
 
   /** The job name recorded in {@code runs}. */
   protected abstract String jobName();
@@ -48,8 +46,9 @@ public abstract class JobCommand implements Callable<Integer> {
       err.flush();
       return 2;
     }
-    SparkSessions.Session session = SparkSessions.getOrCreate("infuse " + jobName(), config.spark().master(),
-        config.spark().conf());
+    SparkSessions.Session session =
+        SparkSessions.getOrCreate(
+            "infuse " + jobName(), config.spark().master(), config.spark().conf());
     try {
       return runRecorded(new JobRun(jobName(), session.spark(), config, out, err));
     } finally {
@@ -62,8 +61,12 @@ public abstract class JobCommand implements Callable<Integer> {
   /** Runs the job inside an existing session and records it; used by {@code demo} to chain jobs. */
   public int runRecorded(JobRun run) {
     PrintWriter err = run.err();
-    try (AutoCloseable progress = ProgressReporter.start(run.spark().sparkContext(), run.job(),
-        run.config().run().progressIntervalSeconds(), err)) {
+    try (AutoCloseable progress =
+        ProgressReporter.start(
+            run.spark().sparkContext(),
+            run.job(),
+            run.config().run().progressIntervalSeconds(),
+            err)) {
       RunCounts counts = execute(run);
       run.succeed(counts);
       run.out().println("  run_id " + run.runId());

@@ -11,11 +11,12 @@ import java.util.function.Supplier;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * Runs a chain of jobs in one Spark session, each a normal recorded run in {@code runs}, with a numbered
- * heading ({@code == 3/12 ...}) per step. {@code demo} and {@code evaluate} are such chains.
+ * Runs a chain of jobs in one Spark session, each a normal recorded run in {@code runs}, with a
+ * numbered heading ({@code == 3/12 ...}) per step. {@code demo} and {@code evaluate} are such
+ * chains.
  *
- * <p>Every step's config is the chain's base config (a fresh loader from {@code base}) with the step's
- * overrides on top, so a step never sees another step's settings.
+ * <p>Every step's config is the chain's base config (a fresh loader from {@code base}) with the
+ * step's overrides on top, so a step never sees another step's settings.
  */
 public final class RecordedSteps {
   private final SparkSession spark;
@@ -25,7 +26,12 @@ public final class RecordedSteps {
   private final int total;
   private int number;
 
-  public RecordedSteps(SparkSession spark, Supplier<ConfigLoader> base, int total, PrintWriter out, PrintWriter err) {
+  public RecordedSteps(
+      SparkSession spark,
+      Supplier<ConfigLoader> base,
+      int total,
+      PrintWriter out,
+      PrintWriter err) {
     this.spark = spark;
     this.base = base;
     this.total = total;
@@ -62,28 +68,34 @@ public final class RecordedSteps {
   }
 
   /**
-   * Runs {@code job} as the recorded run {@code name} on the base config with {@code overrides} applied,
-   * after its heading, and returns its run id.
+   * Runs {@code job} as the recorded run {@code name} on the base config with {@code overrides}
+   * applied, after its heading, and returns its run id.
    *
-   * @throws StepFailedException when the job fails; it has been recorded as failed and its error printed
+   * @throws StepFailedException when the job fails; it has been recorded as failed and its error
+   *     printed
    * @throws dev.infuse.jobs.config.ConfigException when the step's config is invalid
    */
-  public String run(String title, String name, Function<JobRun, RunCounts> job, Consumer<ConfigLoader> overrides) {
+  public String run(
+      String title,
+      String name,
+      Function<JobRun, RunCounts> job,
+      Consumer<ConfigLoader> overrides) {
     ConfigLoader loader = base.get();
     overrides.accept(loader);
     JobRun run = new JobRun(name, spark, loader.load(), out, err);
     heading(title);
-    int code = new JobCommand() {
-      @Override
-      protected String jobName() {
-        return name;
-      }
+    int code =
+        new JobCommand() {
+          @Override
+          protected String jobName() {
+            return name;
+          }
 
-      @Override
-      protected RunCounts execute(JobRun r) {
-        return job.apply(r);
-      }
-    }.runRecorded(run);
+          @Override
+          protected RunCounts execute(JobRun r) {
+            return job.apply(r);
+          }
+        }.runRecorded(run);
     if (code != 0) {
       throw new StepFailedException(name, code);
     }
@@ -92,6 +104,6 @@ public final class RecordedSteps {
 
   /** A run with no overrides of its own. */
   public String run(String title, String name, Function<JobRun, RunCounts> job) {
-    return run(title, name, job, loader -> { });
+    return run(title, name, job, loader -> {});
   }
 }

@@ -7,24 +7,43 @@ import dev.infuse.jobs.retrieve.RetrieveJob;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "retrieve", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Retrieve the top-k chunks per question into retrievals, and recall@k into retrieval_recall",
-        "where gold evidence is known. Needs `index` to have run over the current chunks."})
+@Command(
+    name = "retrieve",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Retrieve the top-k chunks per question into retrievals, and recall@k into retrieval_recall",
+      "where gold evidence is known. Needs `index` to have run over the current chunks."
+    })
 public final class RetrieveCommand extends JobCommand {
-  @Option(names = "--retriever", paramLabel = "bm25|dense|hybrid", description = "The retriever (retrieve.retriever).")
+  @Option(
+      names = "--retriever",
+      paramLabel = "bm25|dense|hybrid",
+      description = "The retriever (retrieve.retriever).")
   String retriever;
 
-  @Option(names = "--k", paramLabel = "N", description = "Chunks per question (retrieve.k, default 10).")
+  @Option(
+      names = "--k",
+      paramLabel = "N",
+      description = "Chunks per question (retrieve.k, default 10).")
   Integer k;
 
-  @Option(names = "--scoping", paramLabel = "auto|document|corpus",
-      description = "Search the question's document or its whole corpus (retrieve.scoping, default auto).")
+  @Option(
+      names = "--scoping",
+      paramLabel = "auto|document|corpus",
+      description =
+          "Search the question's document or its whole corpus (retrieve.scoping, default auto).")
   String scoping;
 
-  @Option(names = "--benchmark", paramLabel = "NAME", description = "Only this benchmark's questions (retrieve.benchmark).")
+  @Option(
+      names = "--benchmark",
+      paramLabel = "NAME",
+      description = "Only this benchmark's questions (retrieve.benchmark).")
   String benchmark;
 
-  @Option(names = "--max-questions", paramLabel = "N",
+  @Option(
+      names = "--max-questions",
+      paramLabel = "N",
       description = "The first N questions by question_id; 0 for all (retrieve.max_questions).")
   Integer maxQuestions;
 

@@ -8,30 +8,53 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "score", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Grade predictions against questions and write scores: accuracy (and acc_norm for loglikelihood runs)",
-        "overall and per subset, with seeded percentile bootstrap CIs. FinanceBench free answers are graded by numeric",
-        "tolerance, then by the LLM judge. --compare A,B (repeatable) adds the paired bootstrap of B - A to score_comparisons."})
+@Command(
+    name = "score",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Grade predictions against questions and write scores: accuracy (and acc_norm for loglikelihood runs)",
+      "overall and per subset, with seeded percentile bootstrap CIs. FinanceBench free answers are graded by numeric",
+      "tolerance, then by the LLM judge. --compare A,B (repeatable) adds the paired bootstrap of B - A to score_comparisons."
+    })
 public final class ScoreCommand extends JobCommand {
-  @Option(names = "--runs", paramLabel = "RUN[,RUN...]", split = ",",
+  @Option(
+      names = "--runs",
+      paramLabel = "RUN[,RUN...]",
+      split = ",",
       description = "Predictions runs to score (score.runs); default every run in predictions.")
   List<String> runs;
 
-  @Option(names = "--compare", paramLabel = "RUN_A,RUN_B",
-      description = "Compare run B with run A on their shared questions (score.compare); repeat for more pairs.")
+  @Option(
+      names = "--compare",
+      paramLabel = "RUN_A,RUN_B",
+      description =
+          "Compare run B with run A on their shared questions (score.compare); repeat for more pairs.")
   List<String> compare;
 
-  @Option(names = "--resamples", paramLabel = "N", description = "Bootstrap resamples (score.bootstrap_resamples, default 1000).")
+  @Option(
+      names = "--resamples",
+      paramLabel = "N",
+      description = "Bootstrap resamples (score.bootstrap_resamples, default 1000).")
   Integer resamples;
 
-  @Option(names = "--seed", paramLabel = "N", description = "Bootstrap seed (score.seed; default run.seed).")
+  @Option(
+      names = "--seed",
+      paramLabel = "N",
+      description = "Bootstrap seed (score.seed; default run.seed).")
   Long seed;
 
-  @Option(names = "--tolerance", paramLabel = "FRACTION",
-      description = "Relative tolerance of numeric grading (score.numeric_tolerance, default 0.01).")
+  @Option(
+      names = "--tolerance",
+      paramLabel = "FRACTION",
+      description =
+          "Relative tolerance of numeric grading (score.numeric_tolerance, default 0.01).")
   Double tolerance;
 
-  @Option(names = "--judge", paramLabel = "auto|on|off", description = "The LLM judge for non-numeric free answers (score.judge).")
+  @Option(
+      names = "--judge",
+      paramLabel = "auto|on|off",
+      description = "The LLM judge for non-numeric free answers (score.judge).")
   String judge;
 
   @Override
@@ -47,7 +70,9 @@ public final class ScoreCommand extends JobCommand {
     if (compare != null) {
       StringBuilder pairs = new StringBuilder("[");
       for (String pair : compare) {
-        pairs.append(pairs.length() == 1 ? "" : ", ").append(flowList(List.of(pair.split(",", -1))));
+        pairs
+            .append(pairs.length() == 1 ? "" : ", ")
+            .append(flowList(List.of(pair.split(",", -1))));
       }
       loader.set("score.compare=" + pairs.append(']'));
     }
@@ -69,7 +94,10 @@ public final class ScoreCommand extends JobCommand {
   static String flowList(List<String> values) {
     StringBuilder out = new StringBuilder("[");
     for (int i = 0; i < values.size(); i++) {
-      out.append(i == 0 ? "" : ", ").append('\'').append(values.get(i).strip().replace("'", "''")).append('\'');
+      out.append(i == 0 ? "" : ", ")
+          .append('\'')
+          .append(values.get(i).strip().replace("'", "''"))
+          .append('\'');
     }
     return out.append(']').toString();
   }

@@ -7,24 +7,41 @@ import dev.infuse.jobs.train.TrainJob;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "train", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Train a causal LM (DJL, PyTorch engine) on warehouse text or packed token shards.",
-        "Runs in this JVM, on its GPU if it has one; checkpoints every N steps and resumes on rerun.",
-        "Writes the model directory (model.safetensors, config.json, tokenizer.json) and train_metrics."})
+@Command(
+    name = "train",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Train a causal LM (DJL, PyTorch engine) on warehouse text or packed token shards.",
+      "Runs in this JVM, on its GPU if it has one; checkpoints every N steps and resumes on rerun.",
+      "Writes the model directory (model.safetensors, config.json, tokenizer.json) and train_metrics."
+    })
 public final class TrainCommand extends JobCommand {
-  @Option(names = "--model-dir", paramLabel = "DIR", description = "Where the model goes (train.model_dir).")
+  @Option(
+      names = "--model-dir",
+      paramLabel = "DIR",
+      description = "Where the model goes (train.model_dir).")
   String modelDir;
 
   @Option(names = "--steps", paramLabel = "N", description = "Optimiser steps (train.steps).")
   Integer steps;
 
-  @Option(names = "--device", paramLabel = "auto|cpu|gpu|gpu:N", description = "Where to train (train.device).")
+  @Option(
+      names = "--device",
+      paramLabel = "auto|cpu|gpu|gpu:N",
+      description = "Where to train (train.device).")
   String device;
 
-  @Option(names = "--shards", paramLabel = "DIR", description = "Parquet token shards instead of tables (train.shards).")
+  @Option(
+      names = "--shards",
+      paramLabel = "DIR",
+      description = "Parquet token shards instead of tables (train.shards).")
   String shards;
 
-  @Option(names = "--corpus", paramLabel = "NAME", description = "Train only on this corpus (train.corpus).")
+  @Option(
+      names = "--corpus",
+      paramLabel = "NAME",
+      description = "Train only on this corpus (train.corpus).")
   String corpus;
 
   @Override

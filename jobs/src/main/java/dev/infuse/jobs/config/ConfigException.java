@@ -8,7 +8,10 @@ public final class ConfigException extends RuntimeException {
   private final List<String> problems;
 
   public ConfigException(List<String> problems) {
-    super(problems.size() == 1 ? problems.get(0) : "config errors:\n  " + String.join("\n  ", problems));
+    super(
+        problems.size() == 1
+            ? problems.get(0)
+            : "config errors:\n  " + String.join("\n  ", problems));
     this.problems = List.copyOf(problems);
   }
 

@@ -16,19 +16,20 @@ import java.util.regex.Pattern;
 
 /**
  * The canonical JSON of a config (keys sorted, secrets redacted), stored with every run and hashed
- * into its config hash. A value is a secret when its key names one (api_key, secret, password, token,
- * credential); keys ending in {@code _env} only name an environment variable and are kept.
+ * into its config hash. A value is a secret when its key names one (api_key, secret, password,
+ * token, credential); keys ending in {@code _env} only name an environment variable and are kept.
  */
 public final class ConfigJson {
   public static final String REDACTED = "***";
 
   private static final Pattern SECRET_KEY =
       Pattern.compile(".*(api[_.-]?key|secret|password|passwd|token|credential|access[_.-]?key).*");
-  private static final ObjectMapper JSON = JsonMapper.builder()
-      .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-      .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
-      .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-      .build();
+  private static final ObjectMapper JSON =
+      JsonMapper.builder()
+          .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+          .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+          .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+          .build();
 
   private ConfigJson() {}
 
@@ -55,7 +56,10 @@ public final class ConfigJson {
       for (String name : names) {
         String lower = name.toLowerCase(Locale.ROOT);
         JsonNode value = object.get(name);
-        if (value.isValueNode() && !value.isNull() && !lower.endsWith("_env") && SECRET_KEY.matcher(lower).matches()) {
+        if (value.isValueNode()
+            && !value.isNull()
+            && !lower.endsWith("_env")
+            && SECRET_KEY.matcher(lower).matches()) {
           object.put(name, REDACTED);
         } else {
           redact(value);

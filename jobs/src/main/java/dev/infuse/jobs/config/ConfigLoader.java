@@ -25,10 +25,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Builds an {@link InfuseConfig} from layers: built-in defaults, YAML files, {@code --set} overrides.
+ * Builds an {@link InfuseConfig} from layers: built-in defaults, YAML files, {@code --set}
+ * overrides.
  *
- * <p>Before binding, the merged tree is checked against the records themselves, so that every unknown
- * key and every wrongly typed value is reported at once, each with the nearest valid key.
+ * <p>Before binding, the merged tree is checked against the records themselves, so that every
+ * unknown key and every wrongly typed value is reported at once, each with the nearest valid key.
  */
 public final class ConfigLoader {
   /** The built-in defaults; every key is documented there. */
@@ -37,10 +38,11 @@ public final class ConfigLoader {
   private static final PropertyNamingStrategies.NamingBase SNAKE =
       (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
 
-  private final ObjectMapper yaml = new ObjectMapper(new YAMLFactory())
-      .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+  private final ObjectMapper yaml =
+      new ObjectMapper(new YAMLFactory())
+          .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
   private final ObjectNode tree;
 
   private ConfigLoader(ObjectNode tree) {
@@ -50,7 +52,8 @@ public final class ConfigLoader {
   /** Starts from the built-in defaults. */
   public static ConfigLoader withDefaults() {
     ConfigLoader loader = new ConfigLoader(JsonNodeFactory.instance.objectNode());
-    try (InputStream in = ConfigLoader.class.getClassLoader().getResourceAsStream(DEFAULTS_RESOURCE)) {
+    try (InputStream in =
+        ConfigLoader.class.getClassLoader().getResourceAsStream(DEFAULTS_RESOURCE)) {
       if (in == null) {
         throw new IllegalStateException(DEFAULTS_RESOURCE + " is missing from the classpath");
       }
@@ -64,7 +67,8 @@ public final class ConfigLoader {
   /** Layers a YAML file over what is there; maps merge key by key, anything else replaces. */
   public ConfigLoader file(Path path) {
     if (!Files.isRegularFile(path)) {
-      throw new ConfigException(List.of("--config: got " + path + ", expected an existing YAML file"));
+      throw new ConfigException(
+          List.of("--config: got " + path + ", expected an existing YAML file"));
     }
     try {
       JsonNode node = yaml.readTree(path.toFile());
@@ -72,13 +76,24 @@ public final class ConfigLoader {
         return this;
       }
       if (!node.isObject()) {
-        throw new ConfigException(List.of(path + ": got a " + node.getNodeType().name().toLowerCase()
-            + " at the top level, expected a mapping of config keys"));
+        throw new ConfigException(
+            List.of(
+                path
+                    + ": got a "
+                    + node.getNodeType().name().toLowerCase()
+                    + " at the top level, expected a mapping of config keys"));
       }
       merge(tree, node, "");
     } catch (JsonProcessingException e) {
-      throw new ConfigException(List.of(path + ": not valid YAML: " + e.getOriginalMessage()
-          + " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr()));
+      throw new ConfigException(
+          List.of(
+              path
+                  + ": not valid YAML: "
+                  + e.getOriginalMessage()
+                  + " at line "
+                  + e.getLocation().getLineNr()
+                  + ", column "
+                  + e.getLocation().getColumnNr()));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + path, e);
     }
@@ -86,9 +101,10 @@ public final class ConfigLoader {
   }
 
   /**
-   * Applies one {@code key=value} override. The value is read as a YAML scalar or flow collection, so
-   * {@code 512}, {@code true}, {@code null} and {@code [a, b]} have their types. Below a free-form map
-   * such as {@code spark.conf}, the rest of the key is one map key: {@code spark.conf.spark.sql.shuffle.partitions=8}.
+   * Applies one {@code key=value} override. The value is read as a YAML scalar or flow collection,
+   * so {@code 512}, {@code true}, {@code null} and {@code [a, b]} have their types. Below a
+   * free-form map such as {@code spark.conf}, the rest of the key is one map key: {@code
+   * spark.conf.spark.sql.shuffle.partitions=8}.
    */
   public ConfigLoader set(String assignment) {
     int eq = assignment.indexOf('=');
@@ -135,8 +151,8 @@ public final class ConfigLoader {
   }
 
   /**
-   * Sets one key to a list of strings, or of lists of strings, as given: no YAML parsing, so run ids and
-   * paths are never read as numbers, booleans or flow syntax.
+   * Sets one key to a list of strings, or of lists of strings, as given: no YAML parsing, so run
+   * ids and paths are never read as numbers, booleans or flow syntax.
    */
   public ConfigLoader setStrings(String key, List<?> values) {
     String[] parts = key.split("\\.");
@@ -204,9 +220,17 @@ public final class ConfigLoader {
       RecordComponent component = components.get(field.getKey());
       if (component == null) {
         StringBuilder message = new StringBuilder("unknown config key '").append(key).append("'");
-        Names.nearest(field.getKey(), components.keySet()).ifPresent(n ->
-            message.append("; did you mean '").append(path.isEmpty() ? n : path + "." + n).append("'?"));
-        message.append(" Valid keys").append(path.isEmpty() ? "" : " under " + path).append(": ")
+        Names.nearest(field.getKey(), components.keySet())
+            .ifPresent(
+                n ->
+                    message
+                        .append("; did you mean '")
+                        .append(path.isEmpty() ? n : path + "." + n)
+                        .append("'?"));
+        message
+            .append(" Valid keys")
+            .append(path.isEmpty() ? "" : " under " + path)
+            .append(": ")
             .append(String.join(", ", components.keySet()));
         problems.add(message.toString());
         continue;
@@ -215,7 +239,8 @@ public final class ConfigLoader {
     }
   }
 
-  private void checkValue(JsonNode value, Class<?> type, Type generic, String key, List<String> problems) {
+  private void checkValue(
+      JsonNode value, Class<?> type, Type generic, String key, List<String> problems) {
     if (value.isNull()) {
       if (type.isPrimitive()) {
         problems.add(key + ": got null, expected " + expected(type));
@@ -233,22 +258,38 @@ public final class ConfigLoader {
       ok = value.isValueNode();
     } else if (Map.class.isAssignableFrom(type)) {
       ok = value.isObject();
-      if (ok && generic instanceof ParameterizedType parameterized
+      if (ok
+          && generic instanceof ParameterizedType parameterized
           && parameterized.getActualTypeArguments()[1] == String.class) {
-        value.fields().forEachRemaining(e -> {
-          if (!e.getValue().isValueNode()) {
-            problems.add(key + "." + e.getKey() + ": got " + describe(e.getValue()) + ", expected a scalar value");
-          }
-        });
+        value
+            .fields()
+            .forEachRemaining(
+                e -> {
+                  if (!e.getValue().isValueNode()) {
+                    problems.add(
+                        key
+                            + "."
+                            + e.getKey()
+                            + ": got "
+                            + describe(e.getValue())
+                            + ", expected a scalar value");
+                  }
+                });
       }
     } else if (List.class.isAssignableFrom(type)) {
       ok = value.isArray();
       if (ok && isListOfLists(generic)) {
-        // A flat list where pairs are expected ([a, b] for [[a, b]]) would otherwise fail deep in binding.
+        // A flat list where pairs are expected ([a, b] for [[a, b]]) would otherwise fail deep in
+        // binding.
         for (JsonNode element : value) {
           if (!element.isArray()) {
-            problems.add(key + ": got " + value + " with element " + describe(element)
-                + ", expected a list of lists, e.g. [[a, b]]");
+            problems.add(
+                key
+                    + ": got "
+                    + value
+                    + " with element "
+                    + describe(element)
+                    + ", expected a list of lists, e.g. [[a, b]]");
             break;
           }
         }
@@ -267,7 +308,8 @@ public final class ConfigLoader {
   private static boolean isListOfLists(Type generic) {
     return generic instanceof ParameterizedType parameterized
         && parameterized.getActualTypeArguments()[0] instanceof ParameterizedType element
-        && element.getRawType() instanceof Class<?> raw && List.class.isAssignableFrom(raw);
+        && element.getRawType() instanceof Class<?> raw
+        && List.class.isAssignableFrom(raw);
   }
 
   private static String expected(Class<?> type) {
@@ -324,13 +366,16 @@ public final class ConfigLoader {
   }
 
   private static void merge(ObjectNode target, JsonNode overlay, String path) {
-    overlay.fields().forEachRemaining(entry -> {
-      JsonNode current = target.get(entry.getKey());
-      if (current instanceof ObjectNode currentObject && entry.getValue().isObject()) {
-        merge(currentObject, entry.getValue(), path + "." + entry.getKey());
-      } else {
-        target.set(entry.getKey(), entry.getValue().deepCopy());
-      }
-    });
+    overlay
+        .fields()
+        .forEachRemaining(
+            entry -> {
+              JsonNode current = target.get(entry.getKey());
+              if (current instanceof ObjectNode currentObject && entry.getValue().isObject()) {
+                merge(currentObject, entry.getValue(), path + "." + entry.getKey());
+              } else {
+                target.set(entry.getKey(), entry.getValue().deepCopy());
+              }
+            });
   }
 }

@@ -43,7 +43,14 @@ public record Contract(
         return DataType.fromDDL(type);
       } catch (Exception e) { // Spark's ParseException is checked, and thrown undeclared from Scala
         throw new IllegalArgumentException(
-            "column " + name + ": type '" + type + "' is not a Spark SQL type (" + firstLine(e) + ")", e);
+            "column "
+                + name
+                + ": type '"
+                + type
+                + "' is not a Spark SQL type ("
+                + firstLine(e)
+                + ")",
+            e);
       }
     }
   }
@@ -82,7 +89,10 @@ public record Contract(
     return new StructType(fields.toArray(StructField[]::new));
   }
 
-  /** {@code documents@1}: stored as a table property so a reader knows which contract wrote the table. */
+  /**
+   * {@code documents@1}: stored as a table property so a reader knows which contract wrote the
+   * table.
+   */
   public String versionTag() {
     return table + "@" + version;
   }
@@ -124,13 +134,23 @@ public record Contract(
     }
     for (Constraint constraint : constraints) {
       if (constraint.column() == null || column(constraint.column()).isEmpty()) {
-        problems.add("constraint " + constraint.name() + ": column " + constraint.column() + " is not declared");
+        problems.add(
+            "constraint "
+                + constraint.name()
+                + ": column "
+                + constraint.column()
+                + " is not declared");
       }
       try {
         org.apache.spark.sql.functions.expr(constraint.check());
       } catch (Exception e) { // as above: ParseException is checked
-        problems.add("constraint " + constraint.name() + ": check '" + constraint.check() + "' does not parse: "
-            + firstLine(e));
+        problems.add(
+            "constraint "
+                + constraint.name()
+                + ": check '"
+                + constraint.check()
+                + "' does not parse: "
+                + firstLine(e));
       }
     }
     return problems;
@@ -138,6 +158,11 @@ public record Contract(
 
   private static String firstLine(Exception e) {
     String message = e.getMessage() == null ? e.toString() : e.getMessage();
-    return message.lines().map(String::trim).filter(l -> !l.isEmpty()).findFirst().orElse(e.toString());
+    return message
+        .lines()
+        .map(String::trim)
+        .filter(l -> !l.isEmpty())
+        .findFirst()
+        .orElse(e.toString());
   }
 }

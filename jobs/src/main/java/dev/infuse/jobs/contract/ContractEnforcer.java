@@ -28,11 +28,11 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Checks data against a {@link Contract}: the schema (every column present with its declared type, no
- * undeclared column), non-null columns, row constraints and primary-key uniqueness.
+ * Checks data against a {@link Contract}: the schema (every column present with its declared type,
+ * no undeclared column), non-null columns, row constraints and primary-key uniqueness.
  *
- * <p>Two uses: {@link #withViolations} tags each row with what is wrong with it, so a reader can send
- * bad rows to quarantine; {@link #enforce} fails a write that breaks the contract at all.
+ * <p>Two uses: {@link #withViolations} tags each row with what is wrong with it, so a reader can
+ * send bad rows to quarantine; {@link #enforce} fails a write that breaks the contract at all.
  */
 public final class ContractEnforcer {
   /** The column {@link #withViolations} adds: an array of messages, empty for a valid row. */
@@ -51,7 +51,9 @@ public final class ContractEnforcer {
     return contract;
   }
 
-  /** Schema mismatches, as "table T, column C: got X, expected Y"; empty when the schema conforms. */
+  /**
+   * Schema mismatches, as "table T, column C: got X, expected Y"; empty when the schema conforms.
+   */
   public List<String> schemaProblems(StructType schema) {
     List<String> problems = new ArrayList<>();
     Set<String> present = Arrays.stream(schema.fieldNames()).collect(Collectors.toSet());
@@ -70,8 +72,13 @@ public final class ContractEnforcer {
     List<String> declared = contract.columnNames();
     for (String name : schema.fieldNames()) {
       if (!declared.contains(name) && !name.equals(VIOLATIONS)) {
-        problems.add(prefix(name) + "got an undeclared column, expected only " + declared
-            + " (contract " + contract.versionTag() + ")");
+        problems.add(
+            prefix(name)
+                + "got an undeclared column, expected only "
+                + declared
+                + " (contract "
+                + contract.versionTag()
+                + ")");
       }
     }
     return problems;
@@ -83,7 +90,10 @@ public final class ContractEnforcer {
     if (!problems.isEmpty()) {
       throw new ContractViolationException(contract.table(), problems, problems.size());
     }
-    return data.select(contract.columnNames().stream().map(org.apache.spark.sql.functions::col).toArray(Column[]::new));
+    return data.select(
+        contract.columnNames().stream()
+            .map(org.apache.spark.sql.functions::col)
+            .toArray(Column[]::new));
   }
 
   /** {@code data} (conformed) plus {@link #VIOLATIONS}: what each row breaks, as messages. */
@@ -91,19 +101,33 @@ public final class ContractEnforcer {
     List<Column> checks = new ArrayList<>();
     for (Contract.Column column : contract.columns()) {
       if (!column.nullable()) {
-        checks.add(when(col(column.name()).isNull(),
-            lit(prefix(column.name()) + "got null, expected a non-null " + column.dataType().catalogString())));
+        checks.add(
+            when(
+                col(column.name()).isNull(),
+                lit(
+                    prefix(column.name())
+                        + "got null, expected a non-null "
+                        + column.dataType().catalogString())));
       }
     }
     for (Contract.Constraint constraint : contract.constraints()) {
       Column holds = coalesce(expr(constraint.check()), lit(false));
-      Column message = concat(
-          lit(prefix(constraint.column()) + "got "),
-          coalesce(valueText(constraint.column()), lit("null")),
-          lit(", expected " + constraint.expected() + " (constraint " + constraint.name() + ")"));
+      Column message =
+          concat(
+              lit(prefix(constraint.column()) + "got "),
+              coalesce(valueText(constraint.column()), lit("null")),
+              lit(
+                  ", expected "
+                      + constraint.expected()
+                      + " (constraint "
+                      + constraint.name()
+                      + ")"));
       checks.add(when(not(holds), message));
     }
-    Column violations = checks.isEmpty() ? array().cast("array<string>") : array_compact(array(checks.toArray(Column[]::new)));
+    Column violations =
+        checks.isEmpty()
+            ? array().cast("array<string>")
+            : array_compact(array(checks.toArray(Column[]::new)));
     return data.withColumn(VIOLATIONS, violations);
   }
 
@@ -114,11 +138,12 @@ public final class ContractEnforcer {
   public Dataset<Row> enforce(Dataset<Row> data) {
     Dataset<Row> conformed = conform(data);
     Column key = keyText();
-    List<Row> bad = withViolations(conformed)
-        .filter(size(col(VIOLATIONS)).gt(0))
-        .select(key.as("key"), col(VIOLATIONS))
-        .limit(MAX_REPORTED)
-        .collectAsList();
+    List<Row> bad =
+        withViolations(conformed)
+            .filter(size(col(VIOLATIONS)).gt(0))
+            .select(key.as("key"), col(VIOLATIONS))
+            .limit(MAX_REPORTED)
+            .collectAsList();
     if (!bad.isEmpty()) {
       List<String> messages = new ArrayList<>();
       for (Row row : bad) {
@@ -129,8 +154,17 @@ public final class ContractEnforcer {
       long total = withViolations(conformed).filter(size(col(VIOLATIONS)).gt(0)).count();
       throw new ContractViolationException(contract.table(), messages, total);
     }
-    Column[] keyColumns = contract.primaryKey().stream().map(org.apache.spark.sql.functions::col).toArray(Column[]::new);
-    List<Row> duplicates = conformed.groupBy(keyColumns).count().filter(col("count").gt(1)).limit(MAX_REPORTED).collectAsList();
+    Column[] keyColumns =
+        contract.primaryKey().stream()
+            .map(org.apache.spark.sql.functions::col)
+            .toArray(Column[]::new);
+    List<Row> duplicates =
+        conformed
+            .groupBy(keyColumns)
+            .count()
+            .filter(col("count").gt(1))
+            .limit(MAX_REPORTED)
+            .collectAsList();
     if (!duplicates.isEmpty()) {
       List<String> messages = new ArrayList<>();
       for (Row row : duplicates) {
@@ -138,8 +172,16 @@ public final class ContractEnforcer {
         for (int i = 0; i < keyColumns.length; i++) {
           values.add(contract.primaryKey().get(i) + "=" + row.get(i));
         }
-        messages.add("table " + contract.table() + ", primary key " + contract.primaryKey() + ": got "
-            + row.getLong(keyColumns.length) + " rows with " + String.join(", ", values) + ", expected unique keys");
+        messages.add(
+            "table "
+                + contract.table()
+                + ", primary key "
+                + contract.primaryKey()
+                + ": got "
+                + row.getLong(keyColumns.length)
+                + " rows with "
+                + String.join(", ", values)
+                + ", expected unique keys");
       }
       throw new ContractViolationException(contract.table(), messages, duplicates.size());
     }
@@ -150,12 +192,15 @@ public final class ContractEnforcer {
     return "table " + contract.table() + ", column " + column + ": ";
   }
 
-  /** The value of a column as short text for messages: JSON for arrays and maps, the cast otherwise. */
+  /**
+   * The value of a column as short text for messages: JSON for arrays and maps, the cast otherwise.
+   */
   private Column valueText(String column) {
     DataType type = contract.column(column).map(Contract.Column::dataType).orElse(null);
-    Column value = type instanceof ArrayType || type instanceof MapType || type instanceof StructType
-        ? to_json(col(column))
-        : col(column).cast("string");
+    Column value =
+        type instanceof ArrayType || type instanceof MapType || type instanceof StructType
+            ? to_json(col(column))
+            : col(column).cast("string");
     return substring(value, 1, MAX_VALUE_CHARS);
   }
 

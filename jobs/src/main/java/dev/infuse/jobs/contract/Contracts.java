@@ -12,16 +12,33 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Loads table contracts. At run time they come from the jar ({@code data-contracts/} is packaged as a
- * resource), so a {@code spark-submit} needs nothing beside the jar; {@code validate} reads the
+ * Loads table contracts. At run time they come from the jar ({@code data-contracts/} is packaged as
+ * a resource), so a {@code spark-submit} needs nothing beside the jar; {@code validate} reads the
  * repository's files directly.
  */
 public final class Contracts {
   /** The tables this build knows, in the order {@code validate} and the docs list them. */
-  public static final List<String> TABLES = List.of("documents", "questions", "chunks", "chunk_embeddings", "quarantine",
-      "runs", "llm_calls", "synthetic_qa", "synthetic_docs", "train_metrics", "shard_manifest", "shard_dedup_drops",
-      "decontamination_hits", "retrievals", "retrieval_recall", "predictions", "scores", "score_comparisons",
-      "scaling_fits");
+  public static final List<String> TABLES =
+      List.of(
+          "documents",
+          "questions",
+          "chunks",
+          "chunk_embeddings",
+          "quarantine",
+          "runs",
+          "llm_calls",
+          "synthetic_qa",
+          "synthetic_docs",
+          "train_metrics",
+          "shard_manifest",
+          "shard_dedup_drops",
+          "decontamination_hits",
+          "retrievals",
+          "retrieval_recall",
+          "predictions",
+          "scores",
+          "score_comparisons",
+          "scaling_fits");
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -39,7 +56,8 @@ public final class Contracts {
     try (InputStream in = Files.newInputStream(file)) {
       return JSON.readValue(in, Contract.class);
     } catch (IOException e) {
-      throw new IllegalArgumentException(file + ": " + e.getMessage().lines().findFirst().orElse(""), e);
+      throw new IllegalArgumentException(
+          file + ": " + e.getMessage().lines().findFirst().orElse(""), e);
     }
   }
 
@@ -48,12 +66,18 @@ public final class Contracts {
     try (InputStream in = Contracts.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalArgumentException(
-            "no contract for table '" + table + "': " + resource + " is not on the classpath; known tables: " + TABLES);
+            "no contract for table '"
+                + table
+                + "': "
+                + resource
+                + " is not on the classpath; known tables: "
+                + TABLES);
       }
       Contract contract = JSON.readValue(in, Contract.class);
       List<String> problems = contract.problems();
       if (!problems.isEmpty()) {
-        throw new IllegalStateException("contract " + resource + " is invalid: " + String.join("; ", problems));
+        throw new IllegalStateException(
+            "contract " + resource + " is invalid: " + String.join("; ", problems));
       }
       return contract;
     } catch (IOException e) {

@@ -4,6 +4,7 @@ import static org.apache.spark.sql.functions.col;
 
 import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.io.Warehouse;
+import dev.infuse.udfs.embed.TextEmbedder;
 import dev.infuse.udfs.llm.ChatMessage;
 import dev.infuse.udfs.llm.ChatRequest;
 import dev.infuse.udfs.llm.ChatResponse;
@@ -16,55 +17,101 @@ import dev.infuse.udfs.lm.LogLikelihoodScorer;
 import dev.infuse.udfs.lm.MultipleChoiceScore;
 import dev.infuse.udfs.model.ExecutorModels;
 import java.io.PrintWriter;
-import dev.infuse.udfs.embed.TextEmbedder;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Map;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.spark.sql.Row;
 
 /**
- * The demo's last step: puts the model {@code train} just wrote behind the {@code djl} backend and asks
- * it two synthetic questions, then scores one QuALITY question by log-likelihood and retrieves that
- * question's nearest chunks with the embedder. A two-layer model
- * trained for a few hundred CPU steps answers badly; this proves the path, not the quality.
+ * The demo's last step: puts the model {@code train} just wrote behind the {@code djl} backend and
+ * asks it two synthetic questions, then scores one QuALITY question by log-likelihood and retrieves
+ * that question's nearest chunks with the embedder. A two-layer model trained for a few hundred CPU
+ * steps answers badly; this proves the path, not the quality.
  */
 final class TrainedModelProbe {
   private TrainedModelProbe() {}
 
   static void run(Warehouse warehouse, InfuseConfig config, Path modelDir, PrintWriter out) {
-    LlmSettings settings = new LlmSettings("djl", null, modelDir.toString(), null, 4,
-        config.llm().requestTimeoutSeconds(), config.llm().rowTimeoutSeconds(), 1, config.llm().initialBackoffMillis(),
-        config.llm().maxBackoffMillis(), config.train().device());
+    LlmSettings settings =
+        new LlmSettings(
+            "djl",
+            null,
+            modelDir.toString(),
+            null,
+            4,
+            config.llm().requestTimeoutSeconds(),
+            config.llm().rowTimeoutSeconds(),
+            1,
+            config.llm().initialBackoffMillis(),
+            config.llm().maxBackoffMillis(),
+            config.train().device());
     var client = LlmClients.forSettings(settings);
-    List<Row> pairs = warehouse.read("synthetic_qa").orderBy("qa_id").select("question", "answer").limit(2).collectAsList();
+    List<Row> pairs =
+        warehouse
+            .read("synthetic_qa")
+            .orderBy("qa_id")
+            .select("question", "answer")
+            .limit(2)
+            .collectAsList();
     for (Row pair : pairs) {
-      ChatRequest request = new ChatRequest(settings.model(), List.of(new ChatMessage("user", pair.getString(0))),
-          new GenerationParams(32, 0, 1, 1, List.of(), 0L, false, null), null);
+      ChatRequest request =
+          new ChatRequest(
+              settings.model(),
+              List.of(new ChatMessage("user", pair.getString(0))),
+              new GenerationParams(32, 0, 1, 1, List.of(), 0L, false, null),
+              null);
       ChatResponse response = client.complete(request).join();
-      out.printf(Locale.ROOT, "  Q: %s%n     model (djl, greedy): %s%n     reference: %s%n", clip(pair.getString(0)),
-          clip(response.text().strip()), clip(pair.getString(1)));
+      out.printf(
+          Locale.ROOT,
+          "  Q: %s%n     model (djl, greedy): %s%n     reference: %s%n",
+          clip(pair.getString(0)),
+          clip(response.text().strip()),
+          clip(pair.getString(1)));
     }
-    Row question = warehouse.read("questions").filter(col("options").isNotNull()).orderBy("question_id").head();
-    CausalLm model = ExecutorModels.get(new LmModelSpec(modelDir.toString(), config.train().device()));
+    Row question =
+        warehouse
+            .read("questions")
+            .filter(col("options").isNotNull())
+            .orderBy("question_id")
+            .head();
+    CausalLm model =
+        ExecutorModels.get(new LmModelSpec(modelDir.toString(), config.train().device()));
     List<String> options = question.getList(question.fieldIndex("options"));
-    MultipleChoiceScore score = new LogLikelihoodScorer(model, 8)
-        .multipleChoice("Question: " + question.<String>getAs("question") + "\nAnswer:", options);
+    MultipleChoiceScore score =
+        new LogLikelihoodScorer(model, 8)
+            .multipleChoice(
+                "Question: " + question.<String>getAs("question") + "\nAnswer:", options);
     int gold = question.<Integer>getAs("gold_index");
-    out.printf(Locale.ROOT, "  %s by log-likelihood: acc picks %c, acc_norm picks %c, gold %c%n",
-        question.<String>getAs("question_id"), (char) ('A' + score.acc()), (char) ('A' + score.accNorm()),
+    out.printf(
+        Locale.ROOT,
+        "  %s by log-likelihood: acc picks %c, acc_norm picks %c, gold %c%n",
+        question.<String>getAs("question_id"),
+        (char) ('A' + score.acc()),
+        (char) ('A' + score.accNorm()),
         (char) ('A' + gold));
     denseRetrieval(warehouse, config, question, out);
     out.flush();
   }
 
-  /** The question's nearest chunks of its own article by cosine over chunk_embeddings: dense retrieval. */
-  private static void denseRetrieval(Warehouse warehouse, InfuseConfig config, Row question, PrintWriter out) {
+  /**
+   * The question's nearest chunks of its own article by cosine over chunk_embeddings: dense
+   * retrieval.
+   */
+  private static void denseRetrieval(
+      Warehouse warehouse, InfuseConfig config, Row question, PrintWriter out) {
     TextEmbedder embedder = ExecutorModels.get(config.embed().spec());
     float[] query = embedder.embed(List.of(question.<String>getAs("question")))[0];
-    List<Row> chunks = warehouse.read("chunk_embeddings").filter(col("doc_id").equalTo(question.<String>getAs("doc_id"))
-        .and(col("model").equalTo(embedder.modelId()))).select("chunk_id", "vector").collectAsList();
+    List<Row> chunks =
+        warehouse
+            .read("chunk_embeddings")
+            .filter(
+                col("doc_id")
+                    .equalTo(question.<String>getAs("doc_id"))
+                    .and(col("model").equalTo(embedder.modelId())))
+            .select("chunk_id", "vector")
+            .collectAsList();
     List<Map.Entry<String, Double>> ranked = new ArrayList<>();
     for (Row chunk : chunks) {
       List<Float> vector = chunk.getList(1);
@@ -75,8 +122,14 @@ final class TrainedModelProbe {
       ranked.add(Map.entry(chunk.getString(0), dot));
     }
     ranked.sort(Map.Entry.<String, Double>comparingByValue().reversed());
-    out.printf(Locale.ROOT, "  dense retrieval for it (%s, cosine) over its article's %d chunks: %s%n", embedder.modelId(),
-        ranked.size(), ranked.stream().limit(3).map(e -> String.format(Locale.ROOT, "%s %.3f", e.getKey(), e.getValue()))
+    out.printf(
+        Locale.ROOT,
+        "  dense retrieval for it (%s, cosine) over its article's %d chunks: %s%n",
+        embedder.modelId(),
+        ranked.size(),
+        ranked.stream()
+            .limit(3)
+            .map(e -> String.format(Locale.ROOT, "%s %.3f", e.getKey(), e.getValue()))
             .toList());
   }
 

@@ -29,11 +29,11 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 
 /**
- * {@code embed}: one sentence embedding per chunk of {@code chunks}, written to {@code chunk_embeddings}
- * keyed by (chunk_id, model).
+ * {@code embed}: one sentence embedding per chunk of {@code chunks}, written to {@code
+ * chunk_embeddings} keyed by (chunk_id, model).
  *
- * <p>Only chunks the table lacks, or whose text changed since they were embedded (by text_sha256), are
- * embedded: a rerun embeds and commits nothing. Embeddings of chunks that are gone (re-chunked
+ * <p>Only chunks the table lacks, or whose text changed since they were embedded (by text_sha256),
+ * are embedded: a rerun embeds and commits nothing. Embeddings of chunks that are gone (re-chunked
  * documents) are deleted for this model. A chunk that cannot be embedded goes to quarantine.
  */
 public final class EmbedJob {
@@ -54,24 +54,43 @@ public final class EmbedJob {
     Warehouse warehouse = run.warehouse();
     Contract contract = Contracts.load(TABLE);
     String modelId = resolveModelId(spec.model());
-    Dataset<Row> chunks = warehouse.read("chunks")
-        .select(col("chunk_id"), col("doc_id"), col("text"), sha2(col("text"), 256).as("text_sha256"));
-    Dataset<Row> todo = warehouse.exists(TABLE)
-        ? chunks.join(warehouse.read(TABLE).filter(col("model").equalTo(modelId)).select("chunk_id", "text_sha256"),
-            scalaSeq(List.of("chunk_id", "text_sha256")), "left_anti")
-        : chunks;
+    Dataset<Row> chunks =
+        warehouse
+            .read("chunks")
+            .select(
+                col("chunk_id"),
+                col("doc_id"),
+                col("text"),
+                sha2(col("text"), 256).as("text_sha256"));
+    Dataset<Row> todo =
+        warehouse.exists(TABLE)
+            ? chunks.join(
+                warehouse
+                    .read(TABLE)
+                    .filter(col("model").equalTo(modelId))
+                    .select("chunk_id", "text_sha256"),
+                scalaSeq(List.of("chunk_id", "text_sha256")),
+                "left_anti")
+            : chunks;
     // A small Delta table reads as one partition; the model is the cost, so use every core.
     int parallelism = spark.sparkContext().defaultParallelism();
     if (todo.rdd().getNumPartitions() < parallelism) {
       todo = todo.repartition(parallelism);
     }
-    Dataset<Row> rows = transform(spark, todo, spec, modelId).persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> rows =
+        transform(spark, todo, spec, modelId).persist(StorageLevel.MEMORY_AND_DISK());
     try {
-      Dataset<Row> embeddings = rows.filter(col("kind").equalTo(EmbedRows.EMBEDDING))
-          .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
-      Dataset<Row> failures = rows.filter(col("kind").equalTo(EmbedRows.FAILURE))
-          .select(lit("chunks").as("source"), concat(lit("chunk_id="), col("chunk_id")).as("location"),
-              col("text").as("payload"), lit(null).cast("binary").as("payload_bytes"), col("reason"));
+      Dataset<Row> embeddings =
+          rows.filter(col("kind").equalTo(EmbedRows.EMBEDDING))
+              .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
+      Dataset<Row> failures =
+          rows.filter(col("kind").equalTo(EmbedRows.FAILURE))
+              .select(
+                  lit("chunks").as("source"),
+                  concat(lit("chunk_id="), col("chunk_id")).as("location"),
+                  col("text").as("payload"),
+                  lit(null).cast("binary").as("payload_bytes"),
+                  col("reason"));
 
       long input = chunks.count();
       // One pass over the persisted rows for both counts.
@@ -82,13 +101,23 @@ public final class EmbedJob {
       long embedded = byKind.getOrDefault(EmbedRows.EMBEDDING, 0L);
       long failed = byKind.getOrDefault(EmbedRows.FAILURE, 0L);
       long upToDate = input - embedded - failed;
-      // Fresh vectors only (new chunks or changed text), so the merge skips comparing every stored vector.
+      // Fresh vectors only (new chunks or changed text), so the merge skips comparing every stored
+      // vector.
       WriteResult write = warehouse.upsertFresh(contract, embeddings);
-      Dataset<Row> gone = warehouse.read(TABLE).filter(col("model").equalTo(modelId)).select("chunk_id", "model")
-          .join(chunks.select("chunk_id"), scalaSeq(List.of("chunk_id")), "left_anti");
-      WriteResult delete = warehouse.deleteKeys(contract, gone.select(KEY.stream().map(c -> col(c)).toArray(Column[]::new)));
-      WriteResult quarantineWrite = failed == 0 ? WriteResult.unchanged(Quarantine.contract().table())
-          : Quarantine.write(warehouse, Quarantine.rows(failures, NAME, run.runId(), run.startedAt()));
+      Dataset<Row> gone =
+          warehouse
+              .read(TABLE)
+              .filter(col("model").equalTo(modelId))
+              .select("chunk_id", "model")
+              .join(chunks.select("chunk_id"), scalaSeq(List.of("chunk_id")), "left_anti");
+      WriteResult delete =
+          warehouse.deleteKeys(
+              contract, gone.select(KEY.stream().map(c -> col(c)).toArray(Column[]::new)));
+      WriteResult quarantineWrite =
+          failed == 0
+              ? WriteResult.unchanged(Quarantine.contract().table())
+              : Quarantine.write(
+                  warehouse, Quarantine.rows(failures, NAME, run.runId(), run.startedAt()));
 
       Map<String, Long> details = new LinkedHashMap<>();
       details.put("chunks", input);
@@ -101,12 +130,28 @@ public final class EmbedJob {
       RunCounts counts = new RunCounts(input, embedded + upToDate, failed, details);
 
       var out = run.out();
-      out.printf(Locale.ROOT, "embed: %d chunk(s) with %s (device %s, batch %d, threads %d)%n", input, modelId,
-          spec.device(), spec.batchSize(), spec.threads());
-      out.printf(Locale.ROOT, "  %d embedded, %d already up to date, %d quarantined%n", embedded, upToDate, failed);
+      out.printf(
+          Locale.ROOT,
+          "embed: %d chunk(s) with %s (device %s, batch %d, threads %d)%n",
+          input,
+          modelId,
+          spec.device(),
+          spec.batchSize(),
+          spec.threads());
+      out.printf(
+          Locale.ROOT,
+          "  %d embedded, %d already up to date, %d quarantined%n",
+          embedded,
+          upToDate,
+          failed);
       out.println("  " + write);
       if (delete.committed()) {
-        out.println("  " + TABLE + ": " + delete.deleted() + " embedding(s) of chunks that are gone deleted");
+        out.println(
+            "  "
+                + TABLE
+                + ": "
+                + delete.deleted()
+                + " embedding(s) of chunks that are gone deleted");
       }
       out.flush();
       return counts;
@@ -116,18 +161,29 @@ public final class EmbedJob {
   }
 
   /**
-   * The pure part: chunks {@code (chunk_id, doc_id, text, text_sha256)} to embedding and failure rows
-   * ({@link EmbedRows#SCHEMA}), one task per partition of {@code chunks}.
+   * The pure part: chunks {@code (chunk_id, doc_id, text, text_sha256)} to embedding and failure
+   * rows ({@link EmbedRows#SCHEMA}), one task per partition of {@code chunks}.
    */
-  public static Dataset<Row> transform(SparkSession spark, Dataset<Row> chunks, EmbedderSpec spec, String modelId) {
+  public static Dataset<Row> transform(
+      SparkSession spark, Dataset<Row> chunks, EmbedderSpec spec, String modelId) {
     return transform(spark, chunks, spec, modelId, spec.batchSize());
   }
 
-  /** {@link #transform(SparkSession, Dataset, EmbedderSpec, String)} with any embedder: tests pass a fake. */
-  static Dataset<Row> transform(SparkSession spark, Dataset<Row> chunks, ModelSpec<TextEmbedder> spec, String modelId,
+  /**
+   * {@link #transform(SparkSession, Dataset, EmbedderSpec, String)} with any embedder: tests pass a
+   * fake.
+   */
+  static Dataset<Row> transform(
+      SparkSession spark,
+      Dataset<Row> chunks,
+      ModelSpec<TextEmbedder> spec,
+      String modelId,
       int batchSize) {
-    JavaRDD<Row> rows = chunks.select("chunk_id", "doc_id", "text", "text_sha256").javaRDD()
-        .mapPartitions(new EmbedRows(spec, modelId, batchSize));
+    JavaRDD<Row> rows =
+        chunks
+            .select("chunk_id", "doc_id", "text", "text_sha256")
+            .javaRDD()
+            .mapPartitions(new EmbedRows(spec, modelId, batchSize));
     return spark.createDataFrame(rows, EmbedRows.SCHEMA);
   }
 

@@ -25,26 +25,29 @@ final class EmbedRows implements FlatMapFunction<Iterator<Row>, Row> {
 
   static final String EMBEDDING = "embedding";
   static final String FAILURE = "failure";
+
   /** Batches per window: enough texts for length sorting to pay, few enough to bound memory. */
   static final int BATCHES_PER_WINDOW = 16;
 
-  static final StructType SCHEMA = new StructType()
-      .add("kind", DataTypes.StringType, false)
-      .add("chunk_id", DataTypes.StringType, false)
-      .add("model", DataTypes.StringType, false)
-      .add("doc_id", DataTypes.StringType, true)
-      .add("text_sha256", DataTypes.StringType, true)
-      .add("dimension", DataTypes.IntegerType, true)
-      .add("vector", DataTypes.createArrayType(DataTypes.FloatType, false), true)
-      .add("text", DataTypes.StringType, true)
-      .add("reason", DataTypes.StringType, true);
+  static final StructType SCHEMA =
+      new StructType()
+          .add("kind", DataTypes.StringType, false)
+          .add("chunk_id", DataTypes.StringType, false)
+          .add("model", DataTypes.StringType, false)
+          .add("doc_id", DataTypes.StringType, true)
+          .add("text_sha256", DataTypes.StringType, true)
+          .add("dimension", DataTypes.IntegerType, true)
+          .add("vector", DataTypes.createArrayType(DataTypes.FloatType, false), true)
+          .add("text", DataTypes.StringType, true)
+          .add("reason", DataTypes.StringType, true);
 
   private final ModelSpec<TextEmbedder> spec;
   private final String modelId;
   private final int window;
 
   /**
-   * @param modelId the id the driver resolved; an executor whose model differs fails instead of mixing models
+   * @param modelId the id the driver resolved; an executor whose model differs fails instead of
+   *     mixing models
    * @param batchSize the embedder's batch size, which sets the window
    */
   EmbedRows(ModelSpec<TextEmbedder> spec, String modelId, int batchSize) {
@@ -61,8 +64,13 @@ final class EmbedRows implements FlatMapFunction<Iterator<Row>, Row> {
     }
     TextEmbedder embedder = ExecutorModels.get(spec);
     if (!embedder.modelId().equals(modelId)) {
-      throw new IllegalStateException(spec.cacheKey() + ": this executor's model is " + embedder.modelId()
-          + " but the driver's is " + modelId + "; every executor must see the same model files");
+      throw new IllegalStateException(
+          spec.cacheKey()
+              + ": this executor's model is "
+              + embedder.modelId()
+              + " but the driver's is "
+              + modelId
+              + "; every executor must see the same model files");
     }
     return new Iterator<>() {
       private final ArrayDeque<Row> ready = new ArrayDeque<>();
@@ -105,8 +113,17 @@ final class EmbedRows implements FlatMapFunction<Iterator<Row>, Row> {
         try {
           out.add(embedding(row, embedder.embed(List.of(row.getString(2)))[0]));
         } catch (RuntimeException e) {
-          out.add(RowFactory.create(FAILURE, row.getString(0), modelId, row.getString(1), row.getString(3), null, null,
-              row.getString(2), "embedding failed: " + e));
+          out.add(
+              RowFactory.create(
+                  FAILURE,
+                  row.getString(0),
+                  modelId,
+                  row.getString(1),
+                  row.getString(3),
+                  null,
+                  null,
+                  row.getString(2),
+                  "embedding failed: " + e));
         }
       }
     }
@@ -117,7 +134,15 @@ final class EmbedRows implements FlatMapFunction<Iterator<Row>, Row> {
     for (int d = 0; d < vector.length; d++) {
       boxed[d] = vector[d];
     }
-    return RowFactory.create(EMBEDDING, chunk.getString(0), modelId, chunk.getString(1), chunk.getString(3),
-        vector.length, boxed, null, null);
+    return RowFactory.create(
+        EMBEDDING,
+        chunk.getString(0),
+        modelId,
+        chunk.getString(1),
+        chunk.getString(3),
+        vector.length,
+        boxed,
+        null,
+        null);
   }
 }

@@ -28,15 +28,15 @@ import java.util.Set;
 import org.apache.spark.sql.Row;
 
 /**
- * The evaluation of Synthetic Mixed Training as a chain of recorded jobs, planned from the
- * {@code evaluate} section: chunk, index and retrieve (for the rag settings); answer every benchmark in
+ * The evaluation of Synthetic Mixed Training as a chain of recorded jobs, planned from the {@code
+ * evaluate} section: chunk, index and retrieve (for the rag settings); answer every benchmark in
  * every setting, the trained settings once per model; score everything in one run with the paired
- * comparisons; fit the scaling curve of each trained setting on each benchmark when the models span two
- * or more synthetic token counts; report.
+ * comparisons; fit the scaling curve of each trained setting on each benchmark when the models span
+ * two or more synthetic token counts; report.
  *
- * <p>It only sets the keys that tie the steps together (which benchmark, setting, model, run ids); every
- * other key (llm.*, answer.k, retrieve.retriever, score.bootstrap_resamples, ...) applies as configured.
- * {@code evaluate} runs it alone; {@code demo} runs it after building and training.
+ * <p>It only sets the keys that tie the steps together (which benchmark, setting, model, run ids);
+ * every other key (llm.*, answer.k, retrieve.retriever, score.bootstrap_resamples, ...) applies as
+ * configured. {@code evaluate} runs it alone; {@code demo} runs it after building and training.
  */
 public final class Evaluation {
   private final InfuseConfig config;
@@ -47,22 +47,33 @@ public final class Evaluation {
   private final boolean fit;
   private final boolean chunk;
 
-  /** A model of the sweep: the directory as configured, where it is, and its train_info.json synthetic_tokens. */
+  /**
+   * A model of the sweep: the directory as configured, where it is, and its train_info.json
+   * synthetic_tokens.
+   */
   public record Model(String dir, Path path, Long syntheticTokens) {
     String label() {
-      return dir + (syntheticTokens == null ? "" : String.format(Locale.ROOT, " (%,d synthetic tokens)", syntheticTokens));
+      return dir
+          + (syntheticTokens == null
+              ? ""
+              : String.format(Locale.ROOT, " (%,d synthetic tokens)", syntheticTokens));
     }
   }
 
   /** The run ids of one evaluation. */
-  public record Result(List<String> retrieveRuns, Map<String, String> answerRuns, String scoreRun,
-      List<String> fitRuns, String reportRun) {}
+  public record Result(
+      List<String> retrieveRuns,
+      Map<String, String> answerRuns,
+      String scoreRun,
+      List<String> fitRuns,
+      String reportRun) {}
 
   /**
-   * Plans the evaluation; fails before any job runs when a benchmark list is empty, a trained setting has
-   * no model, or a model directory was not written by {@code train}.
+   * Plans the evaluation; fails before any job runs when a benchmark list is empty, a trained
+   * setting has no model, or a model directory was not written by {@code train}.
    *
-   * @param chunk whether the retrieval steps start with {@code chunk}; false when the caller just chunked
+   * @param chunk whether the retrieval steps start with {@code chunk}; false when the caller just
+   *     chunked
    */
   public Evaluation(InfuseConfig config, boolean chunk) {
     this.config = config;
@@ -70,28 +81,45 @@ public final class Evaluation {
     this.options = config.evaluate();
     List<String> problems = new ArrayList<>();
     if (options.benchmarks().isEmpty()) {
-      problems.add("evaluate.benchmarks: got [], expected one or more benchmarks, e.g. [quality, longhealth, financebench]");
+      problems.add(
+          "evaluate.benchmarks: got [], expected one or more benchmarks, e.g. [quality, longhealth, financebench]");
     }
     if (options.settings().isEmpty()) {
-      problems.add("evaluate.settings: got [], expected one or more of closed_book, rag, trained, trained_rag");
+      problems.add(
+          "evaluate.settings: got [], expected one or more of closed_book, rag, trained, trained_rag");
     }
     if (retrieves() && config.answer().k() > config.retrieve().k()) {
-      // Only here: answer alone may read fewer retrieved chunks than it asks for, retrieve alone any k.
-      problems.add("answer.k: got " + config.answer().k() + " with retrieve.k " + config.retrieve().k()
-          + ", expected answer.k <= retrieve.k: evaluate retrieves retrieve.k chunks and answers from the top answer.k");
+      // Only here: answer alone may read fewer retrieved chunks than it asks for, retrieve alone
+      // any k.
+      problems.add(
+          "answer.k: got "
+              + config.answer().k()
+              + " with retrieve.k "
+              + config.retrieve().k()
+              + ", expected answer.k <= retrieve.k: evaluate retrieves retrieve.k chunks and answers from the top answer.k");
     }
     this.untrained = options.settings().stream().filter(s -> !s.startsWith("trained")).toList();
     this.trained = options.settings().stream().filter(s -> s.startsWith("trained")).toList();
     List<Model> found = new ArrayList<>();
     if (!trained.isEmpty() && options.models().isEmpty()) {
-      problems.add("evaluate.models: got [] with settings " + trained + ", expected one or more model directories"
-          + " written by train");
+      problems.add(
+          "evaluate.models: got [] with settings "
+              + trained
+              + ", expected one or more model directories"
+              + " written by train");
     }
     for (String dir : trained.isEmpty() ? List.<String>of() : options.models()) {
       Path path = TrainJob.modelDir(config.warehouse(), dir);
       if (!Files.isRegularFile(path.resolve(ModelDirectory.CONFIG))) {
-        problems.add("evaluate.models: got " + dir + " (" + path + "), expected a model directory written by train"
-            + " (with " + ModelDirectory.CONFIG + ")");
+        problems.add(
+            "evaluate.models: got "
+                + dir
+                + " ("
+                + path
+                + "), expected a model directory written by train"
+                + " (with "
+                + ModelDirectory.CONFIG
+                + ")");
       } else {
         found.add(new Model(dir, path, AnswerJob.syntheticTokens(path)));
       }
@@ -100,14 +128,23 @@ public final class Evaluation {
       throw new ConfigException(problems);
     }
     this.models = List.copyOf(found);
-    this.fit = models.stream().map(Model::syntheticTokens).filter(t -> t != null && t > 0).distinct().count() >= 2;
+    this.fit =
+        models.stream()
+                .map(Model::syntheticTokens)
+                .filter(t -> t != null && t > 0)
+                .distinct()
+                .count()
+            >= 2;
   }
 
   public List<Model> models() {
     return models;
   }
 
-  /** Whether the models span two or more synthetic token counts, so that the scaling curve is fitted. */
+  /**
+   * Whether the models span two or more synthetic token counts, so that the scaling curve is
+   * fitted.
+   */
   public boolean fitsScaling() {
     return fit;
   }
@@ -122,17 +159,22 @@ public final class Evaluation {
   }
 
   /**
-   * How many recorded jobs an evaluation runs with these options and this many models, before the models
-   * exist; {@code fits} says whether they span two or more token counts.
+   * How many recorded jobs an evaluation runs with these options and this many models, before the
+   * models exist; {@code fits} says whether they span two or more token counts.
    */
-  public static int steps(InfuseConfig.EvaluateConfig options, int models, boolean fits, boolean chunk) {
+  public static int steps(
+      InfuseConfig.EvaluateConfig options, int models, boolean fits, boolean chunk) {
     int benchmarks = options.benchmarks().size();
     long untrained = options.settings().stream().filter(s -> !s.startsWith("trained")).count();
     long trained = options.settings().size() - untrained;
     boolean retrieves = options.retrieve() && options.anyRag();
     long answers = benchmarks * (untrained + trained * models);
-    return (int) ((retrieves ? (chunk ? 2 : 1) + benchmarks : 0) + answers + 1 + (fits ? benchmarks * trained : 0)
-        + (options.report() ? 1 : 0));
+    return (int)
+        ((retrieves ? (chunk ? 2 : 1) + benchmarks : 0)
+            + answers
+            + 1
+            + (fits ? benchmarks * trained : 0)
+            + (options.report() ? 1 : 0));
   }
 
   /** Runs every step; stops at the first that fails ({@link RecordedSteps.StepFailedException}). */
@@ -141,24 +183,41 @@ public final class Evaluation {
     requireQuestions(warehouse);
     var out = steps.out();
     if (!trained.isEmpty() && !fit) {
-      out.println("evaluate: no scaling fit: the models span fewer than 2 synthetic token counts ("
-          + models.stream().map(Model::label).toList() + "); list models trained at several token counts to fit one");
+      out.println(
+          "evaluate: no scaling fit: the models span fewer than 2 synthetic token counts ("
+              + models.stream().map(Model::label).toList()
+              + "); list models trained at several token counts to fit one");
     }
 
     List<String> retrieveRuns = new ArrayList<>();
     if (retrieves()) {
       if (chunk) {
-        steps.run("chunk: documents -> chunks (only new or changed documents)", ChunkJob.NAME, r -> new ChunkJob(r).run());
+        steps.run(
+            "chunk: documents -> chunks (only new or changed documents)",
+            ChunkJob.NAME,
+            r -> new ChunkJob(r).run());
       }
-      steps.run("index: chunks -> Lucene BM25 shards + dense vectors", IndexJob.NAME, r -> new IndexJob(r).run());
+      steps.run(
+          "index: chunks -> Lucene BM25 shards + dense vectors",
+          IndexJob.NAME,
+          r -> new IndexJob(r).run());
       for (String benchmark : options.benchmarks()) {
-        retrieveRuns.add(steps.run(String.format(Locale.ROOT, "retrieve: %s questions -> top-%d chunks (%s)", benchmark,
-            config.retrieve().k(), config.retrieve().retriever()), RetrieveJob.NAME, r -> new RetrieveJob(r).run(),
-            loader -> loader.setString("retrieve.benchmark", benchmark)));
+        retrieveRuns.add(
+            steps.run(
+                String.format(
+                    Locale.ROOT,
+                    "retrieve: %s questions -> top-%d chunks (%s)",
+                    benchmark,
+                    config.retrieve().k(),
+                    config.retrieve().retriever()),
+                RetrieveJob.NAME,
+                r -> new RetrieveJob(r).run(),
+                loader -> loader.setString("retrieve.benchmark", benchmark)));
       }
     }
 
-    // Keyed benchmark/setting for the untrained settings, benchmark/setting/model index for the trained ones.
+    // Keyed benchmark/setting for the untrained settings, benchmark/setting/model index for the
+    // trained ones.
     Map<String, String> answerRuns = new LinkedHashMap<>();
     for (String benchmark : options.benchmarks()) {
       for (String setting : untrained) {
@@ -166,15 +225,24 @@ public final class Evaluation {
       }
       for (String setting : trained) {
         for (int m = 0; m < models.size(); m++) {
-          answerRuns.put(benchmark + "/" + setting + "/" + m, answer(steps, benchmark, setting, models.get(m)));
+          answerRuns.put(
+              benchmark + "/" + setting + "/" + m,
+              answer(steps, benchmark, setting, models.get(m)));
         }
       }
     }
 
     List<List<String>> pairs = comparisons(answerRuns, out);
-    String scoreRun = steps.run("score: accuracy with bootstrap CIs" + (pairs.isEmpty() ? ""
-            : ", " + pairs.size() + " paired comparison(s)"), ScoreJob.NAME, r -> new ScoreJob(r).run(),
-        loader -> loader.setStrings("score.runs", List.copyOf(answerRuns.values())).setStrings("score.compare", pairs));
+    String scoreRun =
+        steps.run(
+            "score: accuracy with bootstrap CIs"
+                + (pairs.isEmpty() ? "" : ", " + pairs.size() + " paired comparison(s)"),
+            ScoreJob.NAME,
+            r -> new ScoreJob(r).run(),
+            loader ->
+                loader
+                    .setStrings("score.runs", List.copyOf(answerRuns.values()))
+                    .setStrings("score.compare", pairs));
 
     List<String> fitRuns = new ArrayList<>();
     if (fit) {
@@ -189,29 +257,51 @@ public final class Evaluation {
     if (options.report()) {
       List<String> scoreRuns = new ArrayList<>(List.of(scoreRun));
       scoreRuns.addAll(fitRuns);
-      reportRun = steps.run("report: HTML and JSON", ReportJob.NAME, r -> new ReportJob(r).run(),
-          loader -> loader.setStrings("report.score_runs", scoreRuns)
-              .setStrings("report.retrieve_runs", retrieveRuns.isEmpty() ? List.of() : retrieveRuns));
+      reportRun =
+          steps.run(
+              "report: HTML and JSON",
+              ReportJob.NAME,
+              r -> new ReportJob(r).run(),
+              loader ->
+                  loader
+                      .setStrings("report.score_runs", scoreRuns)
+                      .setStrings(
+                          "report.retrieve_runs",
+                          retrieveRuns.isEmpty() ? List.of() : retrieveRuns));
     }
     return new Result(retrieveRuns, answerRuns, scoreRun, fitRuns, reportRun);
   }
 
   private String answer(RecordedSteps steps, String benchmark, String setting, Model model) {
-    String title = "answer: " + benchmark + ", " + setting + (model == null ? ", llm.backend " + config.llm().backend()
-        : ", model " + model.label());
-    return steps.run(title, AnswerJob.NAME, r -> new AnswerJob(r).run(), loader -> {
-      loader.setString("answer.benchmark", benchmark).setString("answer.setting", setting);
-      if (model != null) {
-        loader.setString("answer.model_dir", model.dir());
-      }
-      if (setting.endsWith("rag") && retrieves() && config.answer().retriever() == null) {
-        // The retriever this evaluation ran, even when retrievals holds other retrievers' rows too.
-        loader.setString("answer.retriever", config.retrieve().retriever());
-      }
-    });
+    String title =
+        "answer: "
+            + benchmark
+            + ", "
+            + setting
+            + (model == null
+                ? ", llm.backend " + config.llm().backend()
+                : ", model " + model.label());
+    return steps.run(
+        title,
+        AnswerJob.NAME,
+        r -> new AnswerJob(r).run(),
+        loader -> {
+          loader.setString("answer.benchmark", benchmark).setString("answer.setting", setting);
+          if (model != null) {
+            loader.setString("answer.model_dir", model.dir());
+          }
+          if (setting.endsWith("rag") && retrieves() && config.answer().retriever() == null) {
+            // The retriever this evaluation ran, even when retrievals holds other retrievers' rows
+            // too.
+            loader.setString("answer.retriever", config.retrieve().retriever());
+          }
+        });
   }
 
-  /** The configured setting pairs as answer run pairs, per benchmark; pairs with a setting not run are skipped. */
+  /**
+   * The configured setting pairs as answer run pairs, per benchmark; pairs with a setting not run
+   * are skipped.
+   */
   private List<List<String>> comparisons(Map<String, String> answerRuns, PrintWriter out) {
     List<List<String>> pairs = new ArrayList<>();
     Set<List<String>> skipped = new LinkedHashSet<>();
@@ -221,23 +311,31 @@ public final class Evaluation {
         continue;
       }
       for (String benchmark : options.benchmarks()) {
-        pairs.add(List.of(runOf(answerRuns, benchmark, pair.get(0)), runOf(answerRuns, benchmark, pair.get(1))));
+        pairs.add(
+            List.of(
+                runOf(answerRuns, benchmark, pair.get(0)),
+                runOf(answerRuns, benchmark, pair.get(1))));
       }
     }
     if (!skipped.isEmpty()) {
-      out.println("evaluate: comparisons " + skipped + " skipped: their settings are not all in evaluate.settings "
-          + options.settings());
+      out.println(
+          "evaluate: comparisons "
+              + skipped
+              + " skipped: their settings are not all in evaluate.settings "
+              + options.settings());
     }
     return pairs;
   }
 
   /** The run of a setting on a benchmark; a trained setting's is the last model's. */
   private String runOf(Map<String, String> answerRuns, String benchmark, String setting) {
-    return setting.startsWith("trained") ? answerRuns.get(benchmark + "/" + setting + "/" + (models.size() - 1))
+    return setting.startsWith("trained")
+        ? answerRuns.get(benchmark + "/" + setting + "/" + (models.size() - 1))
         : answerRuns.get(benchmark + "/" + setting);
   }
 
-  private String fitScaling(RecordedSteps steps, String benchmark, String setting, Map<String, String> answerRuns) {
+  private String fitScaling(
+      RecordedSteps steps, String benchmark, String setting, Map<String, String> answerRuns) {
     List<String> sweep = new ArrayList<>();
     for (int m = 0; m < models.size(); m++) {
       Long tokens = models.get(m).syntheticTokens();
@@ -246,16 +344,28 @@ public final class Evaluation {
       }
     }
     String baseline = options.settings().contains("rag") ? "rag" : null;
-    return steps.run(String.format(Locale.ROOT, "fit-scaling: %s, %s over %d models%s", benchmark, setting, sweep.size(),
-            baseline == null ? "" : ", against rag"), FitScalingJob.NAME, r -> new FitScalingJob(r).run(),
+    return steps.run(
+        String.format(
+            Locale.ROOT,
+            "fit-scaling: %s, %s over %d models%s",
+            benchmark,
+            setting,
+            sweep.size(),
+            baseline == null ? "" : ", against rag"),
+        FitScalingJob.NAME,
+        r -> new FitScalingJob(r).run(),
         loader -> {
-          loader.setString("score.scaling_benchmark", benchmark).setString("score.scaling_setting", setting)
+          loader
+              .setString("score.scaling_benchmark", benchmark)
+              .setString("score.scaling_setting", setting)
               .setStrings("score.scaling_runs", sweep);
           if (baseline == null) {
             loader.set("score.scaling_baseline_setting=null");
           } else {
-            loader.setString("score.scaling_baseline_setting", baseline)
-                .setString("score.scaling_baseline_run", answerRuns.get(benchmark + "/" + baseline));
+            loader
+                .setString("score.scaling_baseline_setting", baseline)
+                .setString(
+                    "score.scaling_baseline_run", answerRuns.get(benchmark + "/" + baseline));
           }
         });
   }
@@ -263,21 +373,42 @@ public final class Evaluation {
   /** Every benchmark must have questions: the answers would otherwise be empty runs. */
   private void requireQuestions(Warehouse warehouse) {
     if (!warehouse.exists("questions")) {
-      throw new ConfigException(List.of("evaluate.benchmarks: got " + options.benchmarks() + ", but " + warehouse.root()
-          + " has no questions table; expected ingest of each benchmark first"));
+      throw new ConfigException(
+          List.of(
+              "evaluate.benchmarks: got "
+                  + options.benchmarks()
+                  + ", but "
+                  + warehouse.root()
+                  + " has no questions table; expected ingest of each benchmark first"));
     }
-    Set<String> present = new LinkedHashSet<>(warehouse.read("questions").select("benchmark").distinct()
-        .orderBy("benchmark").as(org.apache.spark.sql.Encoders.STRING()).collectAsList());
+    Set<String> present =
+        new LinkedHashSet<>(
+            warehouse
+                .read("questions")
+                .select("benchmark")
+                .distinct()
+                .orderBy("benchmark")
+                .as(org.apache.spark.sql.Encoders.STRING())
+                .collectAsList());
     List<String> problems = new ArrayList<>();
     for (String benchmark : options.benchmarks()) {
       if (!present.contains(benchmark)) {
-        problems.add("evaluate.benchmarks: got " + benchmark + ", but questions holds none of its questions (it holds "
-            + present + "); expected `infuse ingest --format " + benchmark + "` first");
+        problems.add(
+            "evaluate.benchmarks: got "
+                + benchmark
+                + ", but questions holds none of its questions (it holds "
+                + present
+                + "); expected `infuse ingest --format "
+                + benchmark
+                + "` first");
       }
     }
     if (options.anyRag() && !options.retrieve() && !warehouse.exists("retrievals")) {
-      problems.add("evaluate.retrieve: got false with settings " + options.settings() + ", but there is no retrievals"
-          + " table; expected true, or retrieve to have run");
+      problems.add(
+          "evaluate.retrieve: got false with settings "
+              + options.settings()
+              + ", but there is no retrievals"
+              + " table; expected true, or retrieve to have run");
     }
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
@@ -288,31 +419,73 @@ public final class Evaluation {
   public static void printSummary(Warehouse warehouse, Evaluation.Result result, PrintWriter out) {
     out.println();
     out.println("Evaluation (score run " + result.scoreRun() + "):");
-    for (Row r : warehouse.read("scores").filter(col("score_run_id").equalTo(result.scoreRun())
-            .and(col("subset").equalTo("all")).and(col("metric").equalTo("accuracy")))
-        .orderBy("benchmark", "setting", "synthetic_tokens", "run_id").collectAsList()) {
+    for (Row r :
+        warehouse
+            .read("scores")
+            .filter(
+                col("score_run_id")
+                    .equalTo(result.scoreRun())
+                    .and(col("subset").equalTo("all"))
+                    .and(col("metric").equalTo("accuracy")))
+            .orderBy("benchmark", "setting", "synthetic_tokens", "run_id")
+            .collectAsList()) {
       Object tokens = r.getAs("synthetic_tokens");
-      out.printf(Locale.ROOT, "  %-13s %-12s %-16s accuracy %.4f [%.4f, %.4f] n=%d%n", r.<String>getAs("benchmark"),
-          r.<String>getAs("setting"), tokens == null ? "" : String.format(Locale.ROOT, "%,d tokens", (Long) tokens),
-          r.<Double>getAs("value"), r.<Double>getAs("ci_low"), r.<Double>getAs("ci_high"), r.<Long>getAs("n"));
+      out.printf(
+          Locale.ROOT,
+          "  %-13s %-12s %-16s accuracy %.4f [%.4f, %.4f] n=%d%n",
+          r.<String>getAs("benchmark"),
+          r.<String>getAs("setting"),
+          tokens == null ? "" : String.format(Locale.ROOT, "%,d tokens", (Long) tokens),
+          r.<Double>getAs("value"),
+          r.<Double>getAs("ci_low"),
+          r.<Double>getAs("ci_high"),
+          r.<Long>getAs("n"));
     }
     if (warehouse.exists("score_comparisons")) {
-      for (Row r : warehouse.read("score_comparisons").filter(col("score_run_id").equalTo(result.scoreRun())
-              .and(col("subset").equalTo("all")).and(col("metric").equalTo("accuracy")))
-          .orderBy("benchmark", "setting_a", "setting_b").collectAsList()) {
-        out.printf(Locale.ROOT, "  %-13s %s - %s: %+.4f [%.4f, %.4f] p=%.4f n=%d%n", r.<String>getAs("benchmark"),
-            r.<String>getAs("setting_b"), r.<String>getAs("setting_a"), r.<Double>getAs("diff"), r.<Double>getAs("ci_low"),
-            r.<Double>getAs("ci_high"), r.<Double>getAs("p_value"), r.<Long>getAs("n"));
+      for (Row r :
+          warehouse
+              .read("score_comparisons")
+              .filter(
+                  col("score_run_id")
+                      .equalTo(result.scoreRun())
+                      .and(col("subset").equalTo("all"))
+                      .and(col("metric").equalTo("accuracy")))
+              .orderBy("benchmark", "setting_a", "setting_b")
+              .collectAsList()) {
+        out.printf(
+            Locale.ROOT,
+            "  %-13s %s - %s: %+.4f [%.4f, %.4f] p=%.4f n=%d%n",
+            r.<String>getAs("benchmark"),
+            r.<String>getAs("setting_b"),
+            r.<String>getAs("setting_a"),
+            r.<Double>getAs("diff"),
+            r.<Double>getAs("ci_low"),
+            r.<Double>getAs("ci_high"),
+            r.<Double>getAs("p_value"),
+            r.<Long>getAs("n"));
       }
     }
     if (!result.fitRuns().isEmpty()) {
-      for (Row r : warehouse.read("scaling_fits").filter(col("score_run_id").isin(result.fitRuns().toArray()))
-          .orderBy("benchmark", "setting").collectAsList()) {
+      for (Row r :
+          warehouse
+              .read("scaling_fits")
+              .filter(col("score_run_id").isin(result.fitRuns().toArray()))
+              .orderBy("benchmark", "setting")
+              .collectAsList()) {
         Object crossover = r.getAs("crossover_tokens");
-        out.printf(Locale.ROOT, "  %-13s %-12s fit: %s = %.4f + %.4f ln(tokens), R^2 %.3f over %d models; crosses rag: %s%n",
-            r.<String>getAs("benchmark"), r.<String>getAs("setting"), r.<String>getAs("metric"), r.<Double>getAs("intercept"),
-            r.<Double>getAs("slope"), r.<Double>getAs("r2"), r.<Integer>getAs("n_points"),
-            crossover == null ? "no" : String.format(Locale.ROOT, "at %.4g tokens", (Double) crossover));
+        out.printf(
+            Locale.ROOT,
+            "  %-13s %-12s fit: %s = %.4f + %.4f ln(tokens), R^2 %.3f over %d models; crosses rag: %s%n",
+            r.<String>getAs("benchmark"),
+            r.<String>getAs("setting"),
+            r.<String>getAs("metric"),
+            r.<Double>getAs("intercept"),
+            r.<Double>getAs("slope"),
+            r.<Double>getAs("r2"),
+            r.<Integer>getAs("n_points"),
+            crossover == null
+                ? "no"
+                : String.format(Locale.ROOT, "at %.4g tokens", (Double) crossover));
       }
     }
     out.flush();

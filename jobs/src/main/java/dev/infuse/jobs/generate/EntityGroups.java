@@ -8,14 +8,15 @@ import java.util.SplittableRandom;
 
 /**
  * Which entity groups an entity-document run writes about, per source: the first {@code singles}
- * entities (they come ranked), then up to {@code pairs} pairs and {@code triples} triples drawn with a
- * seeded sampler among all combinations, so the same seed always picks the same groups (EntiGraph
- * samples pairs and triples the same way to stay within a budget).
+ * entities (they come ranked), then up to {@code pairs} pairs and {@code triples} triples drawn
+ * with a seeded sampler among all combinations, so the same seed always picks the same groups
+ * (EntiGraph samples pairs and triples the same way to stay within a budget).
  */
 final class EntityGroups {
   private EntityGroups() {}
 
-  static List<List<String>> choose(List<String> entities, int singles, int pairs, int triples, long seed) {
+  static List<List<String>> choose(
+      List<String> entities, int singles, int pairs, int triples, long seed) {
     List<List<String>> groups = new ArrayList<>();
     for (int i = 0; i < Math.min(singles, entities.size()); i++) {
       groups.add(List.of(entities.get(i)));
@@ -26,8 +27,12 @@ final class EntityGroups {
     return groups;
   }
 
-  /** Up to {@code count} distinct k-subsets, drawn uniformly; all of them when there are no more than that. */
-  private static List<List<String>> sample(List<String> entities, int k, int count, SplittableRandom random) {
+  /**
+   * Up to {@code count} distinct k-subsets, drawn uniformly; all of them when there are no more
+   * than that.
+   */
+  private static List<List<String>> sample(
+      List<String> entities, int k, int count, SplittableRandom random) {
     int n = entities.size();
     if (n < k || count <= 0) {
       return List.of();

@@ -43,32 +43,38 @@ import org.apache.spark.storage.StorageLevel;
 
 /**
  * {@code gen-docs}: synthetic documents from source documents, of three kinds:
+ *
  * <ul>
- *   <li>{@code rephrase}: WRAP-like style rewrites (simple, encyclopedic, terse, Q/A dialogue);</li>
- *   <li>{@code entity}: EntiGraph-like: entities are extracted per document first (one call each), then
- *       documents are written per entity, per pair and per triple, capped and sampled with seeds;</li>
+ *   <li>{@code rephrase}: WRAP-like style rewrites (simple, encyclopedic, terse, Q/A dialogue);
+ *   <li>{@code entity}: EntiGraph-like: entities are extracted per document first (one call each),
+ *       then documents are written per entity, per pair and per triple, capped and sampled with
+ *       seeds;
  *   <li>{@code focal}: Focal Rewriting: the source rewritten to explain what given questions (from
- *       {@code synthetic_qa}) ask about; their ids are stored as conditioning ids.</li>
+ *       {@code synthetic_qa}) ask about; their ids are stored as conditioning ids.
  * </ul>
+ *
  * Every call goes through the cached, resumable LLM layer; unusable outputs go to quarantine.
  */
 public final class GenDocsJob {
   public static final String NAME = "gen-docs";
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** One request per row: the source, what kind and variant it is, and what it is conditioned on. */
-  static final StructType REQUESTS = new StructType()
-      .add("unit_id", DataTypes.StringType, false)
-      .add("doc_id", DataTypes.StringType, false)
-      .add("kind", DataTypes.StringType, false)
-      .add("variant", DataTypes.StringType, false)
-      .add("conditioning_ids", DataTypes.createArrayType(DataTypes.StringType), false)
-      .add("template_id", DataTypes.StringType, false)
-      .add("template_version", DataTypes.IntegerType, false)
-      .add("seed", DataTypes.LongType, false)
-      .add("call_key", DataTypes.StringType, false)
-      .add("chat_request", DataTypes.StringType, false)
-      .add("canonical_request", DataTypes.StringType, false);
+  /**
+   * One request per row: the source, what kind and variant it is, and what it is conditioned on.
+   */
+  static final StructType REQUESTS =
+      new StructType()
+          .add("unit_id", DataTypes.StringType, false)
+          .add("doc_id", DataTypes.StringType, false)
+          .add("kind", DataTypes.StringType, false)
+          .add("variant", DataTypes.StringType, false)
+          .add("conditioning_ids", DataTypes.createArrayType(DataTypes.StringType), false)
+          .add("template_id", DataTypes.StringType, false)
+          .add("template_version", DataTypes.IntegerType, false)
+          .add("seed", DataTypes.LongType, false)
+          .add("call_key", DataTypes.StringType, false)
+          .add("chat_request", DataTypes.StringType, false)
+          .add("canonical_request", DataTypes.StringType, false);
 
   private final JobRun run;
   private final InfuseConfig.GenDocsConfig options;
@@ -77,7 +83,9 @@ public final class GenDocsJob {
   public GenDocsJob(JobRun run) {
     this.run = run;
     this.options = run.config().genDocs();
-    this.prompts = PromptLibrary.load(run.spark().sparkContext().hadoopConfiguration(), run.config().run().promptsDir());
+    this.prompts =
+        PromptLibrary.load(
+            run.spark().sparkContext().hadoopConfiguration(), run.config().run().promptsDir());
   }
 
   public RunCounts run() {
@@ -96,18 +104,32 @@ public final class GenDocsJob {
       Dataset<Row> entityLists = entityLists(sources, runner, details);
       requestSets.add(entityRequests(sources, entityLists));
     }
-    Dataset<Row> requests = requestSets.stream().reduce(Dataset::unionByName).orElseThrow()
-        .persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> requests =
+        requestSets.stream()
+            .reduce(Dataset::unionByName)
+            .orElseThrow()
+            .persist(StorageLevel.MEMORY_AND_DISK());
     LlmCallRunner.Outcome outcome = runner.call(requests);
     Dataset<Row> answered = runner.responses(requests).filter(col("status").isNotNull());
-    Dataset<Row> parsed = run.spark().createDataFrame(answered.javaRDD().mapPartitions(new ParseDoc(generator())),
-        ParseDoc.SCHEMA).persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> parsed =
+        run.spark()
+            .createDataFrame(
+                answered.javaRDD().mapPartitions(new ParseDoc(generator())), ParseDoc.SCHEMA)
+            .persist(StorageLevel.MEMORY_AND_DISK());
     Contract contract = Contracts.load("synthetic_docs");
-    Dataset<Row> documents = parsed.filter(col("sdoc_id").isNotNull())
-        .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
-    Dataset<Row> rejected = parsed.filter(col("sdoc_id").isNull())
-        .select(lit("llm_calls").as("source"), col("location"), col("payload"), lit(null).cast("binary").as("payload_bytes"),
-            col("reason"));
+    Dataset<Row> documents =
+        parsed
+            .filter(col("sdoc_id").isNotNull())
+            .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
+    Dataset<Row> rejected =
+        parsed
+            .filter(col("sdoc_id").isNull())
+            .select(
+                lit("llm_calls").as("source"),
+                col("location"),
+                col("payload"),
+                lit(null).cast("binary").as("payload_bytes"),
+                col("reason"));
     long read = parsed.count();
     long written = documents.count();
     WriteResult write = warehouse.upsert(contract, documents);
@@ -118,15 +140,27 @@ public final class GenDocsJob {
     Map<String, Long> llm = runner.details(outcome);
     llm.forEach((k, v) -> details.merge(k, v, Long::sum));
     details.put("synthetic_docs.inserted", write.inserted());
-    run.out().printf(Locale.ROOT, "gen-docs: %d source document(s), kinds %s: %d document(s) written, %d quarantined %s%n",
-        sources.count(), options.kinds(), written, read - written, details.entrySet().stream()
-            .filter(e -> e.getKey().startsWith("synthetic_docs.") && !e.getKey().endsWith("inserted")).toList());
+    run.out()
+        .printf(
+            Locale.ROOT,
+            "gen-docs: %d source document(s), kinds %s: %d document(s) written, %d quarantined %s%n",
+            sources.count(),
+            options.kinds(),
+            written,
+            read - written,
+            details.entrySet().stream()
+                .filter(
+                    e ->
+                        e.getKey().startsWith("synthetic_docs.")
+                            && !e.getKey().endsWith("inserted"))
+                .toList());
     GenerationCounts.print(run, outcome, runner);
     run.out().println("  " + write);
     parsed.unpersist();
     requests.unpersist();
     sources.unpersist();
-    return GenerationCounts.checkFailures(run, new RunCounts(read, written, read - written, details), outcome);
+    return GenerationCounts.checkFailures(
+        run, new RunCounts(read, written, read - written, details), outcome);
   }
 
   private String generator() {
@@ -146,75 +180,144 @@ public final class GenDocsJob {
   private Dataset<Row> rephraseRequests(Dataset<Row> sources) {
     List<Dataset<Row>> perStyle = new ArrayList<>();
     for (String style : options.rephraseStyles()) {
-      RequestBuilder builder = new RequestBuilder(run.config(), prompts.get(GenerationTask.promptId(GenerationTask.REPHRASE, style)));
+      RequestBuilder builder =
+          new RequestBuilder(
+              run.config(), prompts.get(GenerationTask.promptId(GenerationTask.REPHRASE, style)));
       int samples = options.rephrasesPerStyle();
-      perStyle.add(run.spark().createDataFrame(sources.javaRDD().flatMap(doc -> {
-        List<Row> rows = new ArrayList<>();
-        for (int i = 0; i < samples; i++) {
-          String unit = doc.getString(0) + "#rephrase/" + style + "/" + i;
-          rows.add(request(builder, unit, doc.getString(0), "rephrase", style, List.of(), GenerationTask.REPHRASE,
-              vars(doc, Map.of(GenerationTask.STYLE, style))));
-        }
-        return rows.iterator();
-      }), REQUESTS));
+      perStyle.add(
+          run.spark()
+              .createDataFrame(
+                  sources
+                      .javaRDD()
+                      .flatMap(
+                          doc -> {
+                            List<Row> rows = new ArrayList<>();
+                            for (int i = 0; i < samples; i++) {
+                              String unit = doc.getString(0) + "#rephrase/" + style + "/" + i;
+                              rows.add(
+                                  request(
+                                      builder,
+                                      unit,
+                                      doc.getString(0),
+                                      "rephrase",
+                                      style,
+                                      List.of(),
+                                      GenerationTask.REPHRASE,
+                                      vars(doc, Map.of(GenerationTask.STYLE, style))));
+                            }
+                            return rows.iterator();
+                          }),
+                  REQUESTS));
     }
     return perStyle.stream().reduce(Dataset::unionByName).orElseThrow();
   }
 
   /**
    * Focal rewrites: each source's synthetic questions (by qa_id order) are dealt into groups of
-   * {@code questions_per_focal}, and up to {@code focal_per_doc} groups, chosen by a seeded shuffle, each
-   * condition one rewrite.
+   * {@code questions_per_focal}, and up to {@code focal_per_doc} groups, chosen by a seeded
+   * shuffle, each condition one rewrite.
    */
   private Dataset<Row> focalRequests(Dataset<Row> sources, Warehouse warehouse) {
     if (!warehouse.exists("synthetic_qa")) {
-      run.err().println("[gen-docs] no synthetic_qa table: run gen-qa first for focal documents; skipping focal");
+      run.err()
+          .println(
+              "[gen-docs] no synthetic_qa table: run gen-qa first for focal documents; skipping focal");
       return run.spark().createDataFrame(List.of(), REQUESTS);
     }
-    Dataset<Row> questions = warehouse.read("synthetic_qa")
-        .groupBy("doc_id").agg(sort_array(collect_list(struct(col("qa_id"), col("question")))).as("qs"));
+    Dataset<Row> questions =
+        warehouse
+            .read("synthetic_qa")
+            .groupBy("doc_id")
+            .agg(sort_array(collect_list(struct(col("qa_id"), col("question")))).as("qs"));
     Dataset<Row> joined = sources.join(questions, "doc_id").select("doc_id", "text", "title", "qs");
-    RequestBuilder builder = new RequestBuilder(run.config(), prompts.get(GenerationTask.promptId(GenerationTask.FOCAL, null)));
+    RequestBuilder builder =
+        new RequestBuilder(
+            run.config(), prompts.get(GenerationTask.promptId(GenerationTask.FOCAL, null)));
     int perFocal = options.questionsPerFocal();
     int perDoc = options.focalPerDoc();
     long runSeed = run.config().run().seed();
-    return run.spark().createDataFrame(joined.javaRDD().flatMap(doc -> {
-      List<Row> qs = doc.getList(3);
-      List<List<Row>> groups = new ArrayList<>();
-      for (int i = 0; i + perFocal <= qs.size(); i += perFocal) {
-        groups.add(qs.subList(i, i + perFocal));
-      }
-      shuffle(groups, RequestBuilder.seedFor(runSeed, doc.getString(0), "focal-groups"));
-      List<Row> rows = new ArrayList<>();
-      for (List<Row> group : groups.subList(0, Math.min(perDoc, groups.size()))) {
-        List<String> ids = group.stream().map(q -> q.getString(0)).toList();
-        List<String> texts = group.stream().map(q -> q.getString(1)).toList();
-        String unit = doc.getString(0) + "#focal/" + String.join(",", ids);
-        rows.add(request(builder, unit, doc.getString(0), "focal", "questions", ids, GenerationTask.FOCAL,
-            vars(doc, Map.of(GenerationTask.QUESTIONS, json(texts)))));
-      }
-      return rows.iterator();
-    }), REQUESTS);
+    return run.spark()
+        .createDataFrame(
+            joined
+                .javaRDD()
+                .flatMap(
+                    doc -> {
+                      List<Row> qs = doc.getList(3);
+                      List<List<Row>> groups = new ArrayList<>();
+                      for (int i = 0; i + perFocal <= qs.size(); i += perFocal) {
+                        groups.add(qs.subList(i, i + perFocal));
+                      }
+                      shuffle(
+                          groups,
+                          RequestBuilder.seedFor(runSeed, doc.getString(0), "focal-groups"));
+                      List<Row> rows = new ArrayList<>();
+                      for (List<Row> group : groups.subList(0, Math.min(perDoc, groups.size()))) {
+                        List<String> ids = group.stream().map(q -> q.getString(0)).toList();
+                        List<String> texts = group.stream().map(q -> q.getString(1)).toList();
+                        String unit = doc.getString(0) + "#focal/" + String.join(",", ids);
+                        rows.add(
+                            request(
+                                builder,
+                                unit,
+                                doc.getString(0),
+                                "focal",
+                                "questions",
+                                ids,
+                                GenerationTask.FOCAL,
+                                vars(doc, Map.of(GenerationTask.QUESTIONS, json(texts)))));
+                      }
+                      return rows.iterator();
+                    }),
+            REQUESTS);
   }
 
-  /** First stage of entity documents: one call per source lists its entities; returns {@code (doc_id, entities)}. */
-  private Dataset<Row> entityLists(Dataset<Row> sources, LlmCallRunner runner, Map<String, Long> details) {
-    RequestBuilder builder = new RequestBuilder(run.config(), prompts.get(GenerationTask.promptId(GenerationTask.ENTITIES, null)));
+  /**
+   * First stage of entity documents: one call per source lists its entities; returns {@code
+   * (doc_id, entities)}.
+   */
+  private Dataset<Row> entityLists(
+      Dataset<Row> sources, LlmCallRunner runner, Map<String, Long> details) {
+    RequestBuilder builder =
+        new RequestBuilder(
+            run.config(), prompts.get(GenerationTask.promptId(GenerationTask.ENTITIES, null)));
     String max = Integer.toString(options.maxEntities());
-    Dataset<Row> requests = run.spark().createDataFrame(sources.javaRDD().map(doc ->
-        request(builder, doc.getString(0) + "#entities", doc.getString(0), "entities", "list", List.of(),
-            GenerationTask.ENTITIES, vars(doc, Map.of(GenerationTask.MAX_ENTITIES, max)))), REQUESTS)
-        .persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> requests =
+        run.spark()
+            .createDataFrame(
+                sources
+                    .javaRDD()
+                    .map(
+                        doc ->
+                            request(
+                                builder,
+                                doc.getString(0) + "#entities",
+                                doc.getString(0),
+                                "entities",
+                                "list",
+                                List.of(),
+                                GenerationTask.ENTITIES,
+                                vars(doc, Map.of(GenerationTask.MAX_ENTITIES, max)))),
+                REQUESTS)
+            .persist(StorageLevel.MEMORY_AND_DISK());
     LlmCallRunner.Outcome outcome = runner.call(requests);
     runner.details(outcome).forEach((k, v) -> details.merge(k, v, Long::sum));
-    Dataset<Row> lists = run.spark().createDataFrame(runner.responses(requests)
-        .filter(col("status").equalTo("succeeded")).javaRDD()
-        .map(r -> RowFactory.create((String) r.getAs("doc_id"),
-            SparkRows.seq(EntityListParser.parse(r.getAs("response_text")).values()))),
-        new StructType()
-            .add("doc_id", DataTypes.StringType, false)
-            .add("entities", DataTypes.createArrayType(DataTypes.StringType), false))
-        .persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> lists =
+        run.spark()
+            .createDataFrame(
+                runner
+                    .responses(requests)
+                    .filter(col("status").equalTo("succeeded"))
+                    .javaRDD()
+                    .map(
+                        r ->
+                            RowFactory.create(
+                                (String) r.getAs("doc_id"),
+                                SparkRows.seq(
+                                    EntityListParser.parse(r.getAs("response_text")).values()))),
+                new StructType()
+                    .add("doc_id", DataTypes.StringType, false)
+                    .add("entities", DataTypes.createArrayType(DataTypes.StringType), false))
+            .persist(StorageLevel.MEMORY_AND_DISK());
     details.put("entities.lists", lists.count());
     requests.unpersist();
     return lists;
@@ -222,31 +325,71 @@ public final class GenDocsJob {
 
   /** Second stage: per source, the top entities alone, then seeded samples of pairs and triples. */
   private Dataset<Row> entityRequests(Dataset<Row> sources, Dataset<Row> entityLists) {
-    RequestBuilder builder = new RequestBuilder(run.config(), prompts.get(GenerationTask.promptId(GenerationTask.ENTITY_DOC, null)));
+    RequestBuilder builder =
+        new RequestBuilder(
+            run.config(), prompts.get(GenerationTask.promptId(GenerationTask.ENTITY_DOC, null)));
     int singles = options.entitySingles();
     int pairs = options.entityPairs();
     int triples = options.entityTriples();
     long runSeed = run.config().run().seed();
-    Dataset<Row> joined = sources.join(entityLists, "doc_id").select("doc_id", "text", "title", "entities");
-    return run.spark().createDataFrame(joined.javaRDD().flatMap(doc -> {
-      List<String> entities = doc.getList(3);
-      List<Row> rows = new ArrayList<>();
-      for (List<String> group : EntityGroups.choose(entities, singles, pairs, triples,
-          RequestBuilder.seedFor(runSeed, doc.getString(0), "entity-groups"))) {
-        String variant = group.size() == 1 ? "single" : group.size() == 2 ? "pair" : "triple";
-        String unit = doc.getString(0) + "#entity/" + String.join("|", group);
-        rows.add(request(builder, unit, doc.getString(0), "entity", variant, group, GenerationTask.ENTITY_DOC,
-            vars(doc, Map.of(GenerationTask.ENTITIES_VAR, json(group)))));
-      }
-      return rows.iterator();
-    }), REQUESTS);
+    Dataset<Row> joined =
+        sources.join(entityLists, "doc_id").select("doc_id", "text", "title", "entities");
+    return run.spark()
+        .createDataFrame(
+            joined
+                .javaRDD()
+                .flatMap(
+                    doc -> {
+                      List<String> entities = doc.getList(3);
+                      List<Row> rows = new ArrayList<>();
+                      for (List<String> group :
+                          EntityGroups.choose(
+                              entities,
+                              singles,
+                              pairs,
+                              triples,
+                              RequestBuilder.seedFor(runSeed, doc.getString(0), "entity-groups"))) {
+                        String variant =
+                            group.size() == 1 ? "single" : group.size() == 2 ? "pair" : "triple";
+                        String unit = doc.getString(0) + "#entity/" + String.join("|", group);
+                        rows.add(
+                            request(
+                                builder,
+                                unit,
+                                doc.getString(0),
+                                "entity",
+                                variant,
+                                group,
+                                GenerationTask.ENTITY_DOC,
+                                vars(doc, Map.of(GenerationTask.ENTITIES_VAR, json(group)))));
+                      }
+                      return rows.iterator();
+                    }),
+            REQUESTS);
   }
 
-  private static Row request(RequestBuilder builder, String unit, String docId, String kind, String variant,
-      List<String> conditioning, String task, Map<String, String> vars) {
+  private static Row request(
+      RequestBuilder builder,
+      String unit,
+      String docId,
+      String kind,
+      String variant,
+      List<String> conditioning,
+      String task,
+      Map<String, String> vars) {
     RequestBuilder.Built built = builder.build(unit, task, vars);
-    return RowFactory.create(unit, docId, kind, variant, SparkRows.seq(conditioning), builder.template().id(),
-        builder.template().version(), built.seed(), built.callKey(), built.chatRequestJson(), built.canonicalRequest());
+    return RowFactory.create(
+        unit,
+        docId,
+        kind,
+        variant,
+        SparkRows.seq(conditioning),
+        builder.template().id(),
+        builder.template().version(),
+        built.seed(),
+        built.callKey(),
+        built.chatRequestJson(),
+        built.canonicalRequest());
   }
 
   private static Map<String, String> vars(Row doc, Map<String, String> extra) {
@@ -274,17 +417,22 @@ public final class GenDocsJob {
     }
   }
 
-  /** Turns responses into synthetic_docs rows, or rejection rows keeping the raw text and the reason. */
+  /**
+   * Turns responses into synthetic_docs rows, or rejection rows keeping the raw text and the
+   * reason.
+   */
   static final class ParseDoc implements FlatMapFunction<Iterator<Row>, Row> {
     private static final long serialVersionUID = 1L;
-    static final StructType SCHEMA = Responses.withOutputTail(new StructType()
-        .add("sdoc_id", DataTypes.StringType, true)
-        .add("doc_id", DataTypes.StringType, false)
-        .add("kind", DataTypes.StringType, false)
-        .add("variant", DataTypes.StringType, false)
-        .add("conditioning_ids", DataTypes.createArrayType(DataTypes.StringType), false)
-        .add("text", DataTypes.StringType, true)
-        .add("n_tokens", DataTypes.IntegerType, true));
+    static final StructType SCHEMA =
+        Responses.withOutputTail(
+            new StructType()
+                .add("sdoc_id", DataTypes.StringType, true)
+                .add("doc_id", DataTypes.StringType, false)
+                .add("kind", DataTypes.StringType, false)
+                .add("variant", DataTypes.StringType, false)
+                .add("conditioning_ids", DataTypes.createArrayType(DataTypes.StringType), false)
+                .add("text", DataTypes.StringType, true)
+                .add("n_tokens", DataTypes.IntegerType, true));
 
     private final String generator;
 
@@ -320,12 +468,35 @@ public final class GenDocsJob {
           } else {
             text = result.values().get(0);
             tokens = Tokenizers.defaultTokenizer().count(text);
-            sdocId = Keys.shortHash(r.getAs("doc_id"), r.getAs("kind"), r.getAs("variant"), String.join(",", conditioning),
-                generator, templateId + "@" + version, Long.toString(seed), unit);
+            sdocId =
+                Keys.shortHash(
+                    r.getAs("doc_id"),
+                    r.getAs("kind"),
+                    r.getAs("variant"),
+                    String.join(",", conditioning),
+                    generator,
+                    templateId + "@" + version,
+                    Long.toString(seed),
+                    unit);
           }
         }
-        rows.add(RowFactory.create(sdocId, r.getAs("doc_id"), r.getAs("kind"), r.getAs("variant"),
-            SparkRows.seq(conditioning), text, tokens, generator, templateId, version, seed, key, location, payload, reason));
+        rows.add(
+            RowFactory.create(
+                sdocId,
+                r.getAs("doc_id"),
+                r.getAs("kind"),
+                r.getAs("variant"),
+                SparkRows.seq(conditioning),
+                text,
+                tokens,
+                generator,
+                templateId,
+                version,
+                seed,
+                key,
+                location,
+                payload,
+                reason));
       }
       return rows.iterator();
     }

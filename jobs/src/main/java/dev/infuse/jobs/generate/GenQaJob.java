@@ -41,14 +41,15 @@ public final class GenQaJob {
   public static final String NAME = "gen-qa";
   public static final String TEMPLATE = GenerationTask.promptId(GenerationTask.QA, null);
 
-  static final StructType REQUESTS = new StructType()
-      .add("unit_id", DataTypes.StringType, false)
-      .add("doc_id", DataTypes.StringType, false)
-      .add("chunk_id", DataTypes.StringType, true)
-      .add("seed", DataTypes.LongType, false)
-      .add("call_key", DataTypes.StringType, false)
-      .add("chat_request", DataTypes.StringType, false)
-      .add("canonical_request", DataTypes.StringType, false);
+  static final StructType REQUESTS =
+      new StructType()
+          .add("unit_id", DataTypes.StringType, false)
+          .add("doc_id", DataTypes.StringType, false)
+          .add("chunk_id", DataTypes.StringType, true)
+          .add("seed", DataTypes.LongType, false)
+          .add("call_key", DataTypes.StringType, false)
+          .add("chat_request", DataTypes.StringType, false)
+          .add("canonical_request", DataTypes.StringType, false);
 
   private final JobRun run;
   private final InfuseConfig.GenQaConfig options;
@@ -60,35 +61,74 @@ public final class GenQaJob {
 
   public RunCounts run() {
     Warehouse warehouse = run.warehouse();
-    PromptTemplate template = PromptLibrary.load(run.spark().sparkContext().hadoopConfiguration(),
-        run.config().run().promptsDir()).get(TEMPLATE);
+    PromptTemplate template =
+        PromptLibrary.load(
+                run.spark().sparkContext().hadoopConfiguration(), run.config().run().promptsDir())
+            .get(TEMPLATE);
     RequestBuilder builder = new RequestBuilder(run.config(), template);
     Dataset<Row> units = units(warehouse);
     int pairs = options.pairsPerUnit();
-    Dataset<Row> requests = run.spark().createDataFrame(units.javaRDD().map(unit -> {
-      RequestBuilder.Built built = builder.build(unit.getString(0), GenerationTask.QA, Map.of(
-          GenerationTask.DOCUMENT, unit.getString(3),
-          GenerationTask.TITLE, unit.isNullAt(4) ? "" : unit.getString(4),
-          GenerationTask.N, Integer.toString(pairs)));
-      return RowFactory.create(unit.getString(0), unit.getString(1), unit.isNullAt(2) ? null : unit.getString(2),
-          built.seed(), built.callKey(), built.chatRequestJson(), built.canonicalRequest());
-    }), REQUESTS).persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> requests =
+        run.spark()
+            .createDataFrame(
+                units
+                    .javaRDD()
+                    .map(
+                        unit -> {
+                          RequestBuilder.Built built =
+                              builder.build(
+                                  unit.getString(0),
+                                  GenerationTask.QA,
+                                  Map.of(
+                                      GenerationTask.DOCUMENT, unit.getString(3),
+                                      GenerationTask.TITLE,
+                                          unit.isNullAt(4) ? "" : unit.getString(4),
+                                      GenerationTask.N, Integer.toString(pairs)));
+                          return RowFactory.create(
+                              unit.getString(0),
+                              unit.getString(1),
+                              unit.isNullAt(2) ? null : unit.getString(2),
+                              built.seed(),
+                              built.callKey(),
+                              built.chatRequestJson(),
+                              built.canonicalRequest());
+                        }),
+                REQUESTS)
+            .persist(StorageLevel.MEMORY_AND_DISK());
     try {
       LlmCallRunner runner = new LlmCallRunner(run);
       LlmCallRunner.Outcome outcome = runner.call(requests);
-      Dataset<Row> answered = runner.responses(requests).filter(col("status").isNotNull())
-          .persist(StorageLevel.MEMORY_AND_DISK());
-      Dataset<Row> parsed = run.spark().createDataFrame(answered.javaRDD()
-          .mapPartitions(new ParseQa(builder.generator(), template.id(), template.version())), ParseQa.SCHEMA)
-          .persist(StorageLevel.MEMORY_AND_DISK());
+      Dataset<Row> answered =
+          runner
+              .responses(requests)
+              .filter(col("status").isNotNull())
+              .persist(StorageLevel.MEMORY_AND_DISK());
+      Dataset<Row> parsed =
+          run.spark()
+              .createDataFrame(
+                  answered
+                      .javaRDD()
+                      .mapPartitions(
+                          new ParseQa(builder.generator(), template.id(), template.version())),
+                  ParseQa.SCHEMA)
+              .persist(StorageLevel.MEMORY_AND_DISK());
       Contract contract = Contracts.load("synthetic_qa");
-      Dataset<Row> qa = parsed.filter(col("kind").equalTo("qa"))
-          .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
-      Dataset<Row> rejected = parsed.filter(col("kind").equalTo("reject"))
-          .select(lit("llm_calls").as("source"), col("location"), col("payload"), lit(null).cast("binary").as("payload_bytes"),
-              col("reason"));
+      Dataset<Row> qa =
+          parsed
+              .filter(col("kind").equalTo("qa"))
+              .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
+      Dataset<Row> rejected =
+          parsed
+              .filter(col("kind").equalTo("reject"))
+              .select(
+                  lit("llm_calls").as("source"),
+                  col("location"),
+                  col("payload"),
+                  lit(null).cast("binary").as("payload_bytes"),
+                  col("reason"));
       long unitsRead = answered.count();
-      long unitsWithPairs = parsed.filter(col("kind").equalTo("qa")).select("unit_id").distinct().count();
+      long unitsWithPairs =
+          parsed.filter(col("kind").equalTo("qa")).select("unit_id").distinct().count();
       long unitsRejected = unitsRead - unitsWithPairs;
       long itemsRejected = rejected.count();
       WriteResult write = warehouse.upsert(contract, qa);
@@ -101,27 +141,51 @@ public final class GenQaJob {
       details.put("synthetic_qa.pairs", pairsWritten);
       details.put("synthetic_qa.inserted", write.inserted());
       details.put("quarantine.records", itemsRejected);
-      run.out().printf(Locale.ROOT, "gen-qa: %d unit(s) (%s), %d answered: %d pair(s) from %d unit(s), %d unit(s) quarantined%n",
-          requests.count(), options.unit(), unitsRead, pairsWritten, unitsWithPairs, unitsRejected);
+      run.out()
+          .printf(
+              Locale.ROOT,
+              "gen-qa: %d unit(s) (%s), %d answered: %d pair(s) from %d unit(s), %d unit(s) quarantined%n",
+              requests.count(),
+              options.unit(),
+              unitsRead,
+              pairsWritten,
+              unitsWithPairs,
+              unitsRejected);
       GenerationCounts.print(run, outcome, runner);
       run.out().println("  " + write);
-      return GenerationCounts.checkFailures(run, new RunCounts(unitsRead, unitsWithPairs, unitsRejected, details), outcome);
+      return GenerationCounts.checkFailures(
+          run, new RunCounts(unitsRead, unitsWithPairs, unitsRejected, details), outcome);
     } finally {
       requests.unpersist();
     }
   }
 
-  /** {@code (unit_id, doc_id, chunk_id, text, title)}, in a stable order, capped by {@code gen_qa.max_units}. */
+  /**
+   * {@code (unit_id, doc_id, chunk_id, text, title)}, in a stable order, capped by {@code
+   * gen_qa.max_units}.
+   */
   private Dataset<Row> units(Warehouse warehouse) {
     Dataset<Row> documents = warehouse.read("documents");
     if (options.corpus() != null) {
       documents = documents.filter(col("corpus").equalTo(options.corpus()));
     }
-    Dataset<Row> units = "chunk".equals(options.unit())
-        ? warehouse.read("chunks").join(documents.select(col("doc_id"), col("title")), "doc_id")
-            .select(col("chunk_id").as("unit_id"), col("doc_id"), col("chunk_id"), col("text"), col("title"))
-        : documents.select(col("doc_id").as("unit_id"), col("doc_id"), lit(null).cast("string").as("chunk_id"),
-            col("text"), col("title"));
+    Dataset<Row> units =
+        "chunk".equals(options.unit())
+            ? warehouse
+                .read("chunks")
+                .join(documents.select(col("doc_id"), col("title")), "doc_id")
+                .select(
+                    col("chunk_id").as("unit_id"),
+                    col("doc_id"),
+                    col("chunk_id"),
+                    col("text"),
+                    col("title"))
+            : documents.select(
+                col("doc_id").as("unit_id"),
+                col("doc_id"),
+                lit(null).cast("string").as("chunk_id"),
+                col("text"),
+                col("title"));
     units = units.orderBy("unit_id");
     return options.maxUnits() > 0 ? units.limit(options.maxUnits()) : units;
   }
@@ -129,14 +193,16 @@ public final class GenQaJob {
   /** Parses responses into QA rows, or rejection rows that keep the raw text and the reason. */
   static final class ParseQa implements FlatMapFunction<Iterator<Row>, Row> {
     private static final long serialVersionUID = 1L;
-    static final StructType SCHEMA = Responses.withOutputTail(new StructType()
-        .add("kind", DataTypes.StringType, false)
-        .add("unit_id", DataTypes.StringType, false)
-        .add("qa_id", DataTypes.StringType, true)
-        .add("doc_id", DataTypes.StringType, true)
-        .add("chunk_id", DataTypes.StringType, true)
-        .add("question", DataTypes.StringType, true)
-        .add("answer", DataTypes.StringType, true));
+    static final StructType SCHEMA =
+        Responses.withOutputTail(
+            new StructType()
+                .add("kind", DataTypes.StringType, false)
+                .add("unit_id", DataTypes.StringType, false)
+                .add("qa_id", DataTypes.StringType, true)
+                .add("doc_id", DataTypes.StringType, true)
+                .add("chunk_id", DataTypes.StringType, true)
+                .add("question", DataTypes.StringType, true)
+                .add("answer", DataTypes.StringType, true));
 
     private final String generator;
     private final String templateId;
@@ -157,7 +223,8 @@ public final class GenQaJob {
         String key = r.getAs("call_key");
         String location = Responses.location(r);
         if (!Responses.succeeded(r)) {
-          rows.add(reject(unit, location, r.getAs("canonical_request"), Responses.failedCallReason(r)));
+          rows.add(
+              reject(unit, location, r.getAs("canonical_request"), Responses.failedCallReason(r)));
           continue;
         }
         String text = r.getAs("response_text");
@@ -168,10 +235,30 @@ public final class GenQaJob {
         long seed = r.getAs("seed");
         int index = 0;
         for (QaPair pair : result.values()) {
-          String qaId = Keys.shortHash(unit, generator, templateId + "@" + templateVersion, Long.toString(seed),
-              Integer.toString(index++));
-          rows.add(RowFactory.create("qa", unit, qaId, r.getAs("doc_id"), r.getAs("chunk_id"), pair.question(),
-              pair.answer(), generator, templateId, templateVersion, seed, key, null, null, null));
+          String qaId =
+              Keys.shortHash(
+                  unit,
+                  generator,
+                  templateId + "@" + templateVersion,
+                  Long.toString(seed),
+                  Integer.toString(index++));
+          rows.add(
+              RowFactory.create(
+                  "qa",
+                  unit,
+                  qaId,
+                  r.getAs("doc_id"),
+                  r.getAs("chunk_id"),
+                  pair.question(),
+                  pair.answer(),
+                  generator,
+                  templateId,
+                  templateVersion,
+                  seed,
+                  key,
+                  null,
+                  null,
+                  null));
         }
         if (result.values().isEmpty() && result.problems().isEmpty()) {
           rows.add(reject(unit, location, text, "gen-qa output: no question-answer pairs"));
@@ -181,7 +268,8 @@ public final class GenQaJob {
     }
 
     private static Row reject(String unit, String location, String payload, String reason) {
-      return RowFactory.create("reject", unit, null, null, null, null, null, null, null, null, null, null, location,
+      return RowFactory.create(
+          "reject", unit, null, null, null, null, null, null, null, null, null, null, location,
           payload, reason);
     }
   }

@@ -19,13 +19,13 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * The prompt templates of a run, read on the driver from {@code run.prompts_dir} (a directory or any
- * Hadoop URI). For each id the highest version wins. Templates travel to executors as JSON text, which
- * is small, and are parsed there once per task.
+ * The prompt templates of a run, read on the driver from {@code run.prompts_dir} (a directory or
+ * any Hadoop URI). For each id the highest version wins. Templates travel to executors as JSON
+ * text, which is small, and are parsed there once per task.
  */
 public final class PromptLibrary {
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
-      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+  private static final ObjectMapper YAML =
+      new ObjectMapper(new YAMLFactory()).enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Map<String, PromptTemplate> latest;
@@ -35,13 +35,17 @@ public final class PromptLibrary {
   }
 
   public static PromptLibrary load(Configuration hadoop, String promptsDir) {
-    String dir = promptsDir.contains("://") || promptsDir.startsWith("/") ? promptsDir : InfuseHome.resolve(promptsDir).toString();
+    String dir =
+        promptsDir.contains("://") || promptsDir.startsWith("/")
+            ? promptsDir
+            : InfuseHome.resolve(promptsDir).toString();
     Map<String, PromptTemplate> latest = new TreeMap<>();
     try {
       Path path = new Path(dir);
       FileSystem fs = path.getFileSystem(hadoop);
       if (!fs.exists(path)) {
-        throw new ConfigException(List.of("run.prompts_dir: got " + dir + ", expected a directory of prompt templates"));
+        throw new ConfigException(
+            List.of("run.prompts_dir: got " + dir + ", expected a directory of prompt templates"));
       }
       for (FileStatus file : fs.listStatus(path)) {
         String name = file.getPath().getName();
@@ -67,8 +71,11 @@ public final class PromptLibrary {
   public PromptTemplate get(String id) {
     PromptTemplate template = latest.get(id);
     if (template == null) {
-      String hint = Names.nearest(id, latest.keySet()).map(n -> "; did you mean '" + n + "'?").orElse("");
-      throw new ConfigException(List.of("prompt template '" + id + "' not found" + hint + " Templates: " + latest.keySet()));
+      String hint =
+          Names.nearest(id, latest.keySet()).map(n -> "; did you mean '" + n + "'?").orElse("");
+      throw new ConfigException(
+          List.of(
+              "prompt template '" + id + "' not found" + hint + " Templates: " + latest.keySet()));
     }
     return template;
   }

@@ -16,8 +16,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns a template and its variables into a keyed chat request, on an executor. Serializable and small:
- * it carries the template as JSON and the generation settings, and parses the template once per JVM use.
+ * Turns a template and its variables into a keyed chat request, on an executor. Serializable and
+ * small: it carries the template as JSON and the generation settings, and parses the template once
+ * per JVM use.
  */
 public final class RequestBuilder implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -58,21 +59,28 @@ public final class RequestBuilder implements Serializable {
   }
 
   /**
-   * The request for one unit. The seed derives from (run seed, unit id, template), so reruns ask the
-   * same question and hit the cache, while a new run seed samples anew.
+   * The request for one unit. The seed derives from (run seed, unit id, template), so reruns ask
+   * the same question and hit the cache, while a new run seed samples anew.
    */
   public Built build(String unitId, String task, Map<String, String> vars) {
     PromptTemplate template = template();
     long seed = seedFor(runSeed, unitId, template.id() + "@" + template.version());
-    List<ChatMessage> messages = template.render(vars).stream()
-        .map(m -> new ChatMessage(m.role(), m.content())).toList();
+    List<ChatMessage> messages =
+        template.render(vars).stream().map(m -> new ChatMessage(m.role(), m.content())).toList();
     Map<String, String> taskInputs = new LinkedHashMap<>(vars);
     taskInputs.put("task", task);
-    ChatRequest request = new ChatRequest(model, messages,
-        new GenerationParams(maxTokens, temperature, topP, 1, List.of(), seed, false, null), taskInputs);
+    ChatRequest request =
+        new ChatRequest(
+            model,
+            messages,
+            new GenerationParams(maxTokens, temperature, topP, 1, List.of(), seed, false, null),
+            taskInputs);
     try {
-      return new Built(RequestKeys.key(backend, request), JSON.writeValueAsString(request),
-          RequestKeys.canonicalJson(backend, request), seed);
+      return new Built(
+          RequestKeys.key(backend, request),
+          JSON.writeValueAsString(request),
+          RequestKeys.canonicalJson(backend, request),
+          seed);
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }

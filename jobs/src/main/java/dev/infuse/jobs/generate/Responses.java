@@ -5,8 +5,8 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Reading a response row of {@code LlmCallRunner.responses}: whether the call succeeded, where it came
- * from (for quarantine), and why it failed. One wording for every generation job.
+ * Reading a response row of {@code LlmCallRunner.responses}: whether the call succeeded, where it
+ * came from (for quarantine), and why it failed. One wording for every generation job.
  */
 final class Responses {
   private Responses() {}
@@ -25,12 +25,12 @@ final class Responses {
   }
 
   /**
-   * The columns every parsed-output row ends with: its provenance (generator, template, seed, call key),
-   * set on output rows, and its rejection (location, payload, reason), set on rows bound for quarantine.
+   * The columns every parsed-output row ends with: its provenance (generator, template, seed, call
+   * key), set on output rows, and its rejection (location, payload, reason), set on rows bound for
+   * quarantine.
    */
   static StructType withOutputTail(StructType head) {
-    return head
-        .add("generator", DataTypes.StringType, true)
+    return head.add("generator", DataTypes.StringType, true)
         .add("template_id", DataTypes.StringType, true)
         .add("template_version", DataTypes.IntegerType, true)
         .add("seed", DataTypes.LongType, true)

@@ -38,7 +38,10 @@ final class Dispositions {
 
   private Dispositions() {}
 
-  /** Marks rows that break the contract (nulls, constraints) as quarantined with the violations as reason. */
+  /**
+   * Marks rows that break the contract (nulls, constraints) as quarantined with the violations as
+   * reason.
+   */
   static Dataset<Row> checkContract(Dataset<Row> items, Contract contract) {
     Dataset<Row> checked = new ContractEnforcer(contract).withViolations(items);
     Column bad = size(col(ContractEnforcer.VIOLATIONS)).gt(0);
@@ -50,37 +53,69 @@ final class Dispositions {
 
   /**
    * Among rows not yet quarantined, the first row of each key (by file and position) is written;
-   * later rows with the same content collapse into it, later rows with other content are quarantined.
+   * later rows with the same content collapse into it, later rows with other content are
+   * quarantined.
    */
   static Dataset<Row> resolveDuplicates(Dataset<Row> items, Contract contract) {
     String key = contract.primaryKey().get(0);
-    Column content = sha2(to_json(struct(contract.columnNames().stream()
-        .filter(c -> !contract.primaryKey().contains(c)).map(c -> col(c)).toArray(Column[]::new))), 256);
+    Column content =
+        sha2(
+            to_json(
+                struct(
+                    contract.columnNames().stream()
+                        .filter(c -> !contract.primaryKey().contains(c))
+                        .map(c -> col(c))
+                        .toArray(Column[]::new))),
+            256);
     Column pending = col(DISPOSITION).isNull();
-    WindowSpec byKey = Window.partitionBy(col(key), pending).orderBy(col("source_file"), col("ordinal"));
-    Dataset<Row> ranked = items
-        .withColumn("_hash", content)
-        .withColumn("_rank", row_number().over(byKey))
-        .withColumn("_first_hash", first(col("_hash")).over(byKey))
-        .withColumn("_first_at", first(concat(col("source_file"), lit(" "), coalesce(col("location"), lit("?")))).over(byKey));
+    WindowSpec byKey =
+        Window.partitionBy(col(key), pending).orderBy(col("source_file"), col("ordinal"));
+    Dataset<Row> ranked =
+        items
+            .withColumn("_hash", content)
+            .withColumn("_rank", row_number().over(byKey))
+            .withColumn("_first_hash", first(col("_hash")).over(byKey))
+            .withColumn(
+                "_first_at",
+                first(concat(col("source_file"), lit(" "), coalesce(col("location"), lit("?"))))
+                    .over(byKey));
     Column duplicate = pending.and(col("_rank").gt(1));
     Column same = col("_hash").equalTo(col("_first_hash"));
     return ranked
-        .withColumn(REASON, when(duplicate.and(same.unary_$bang()), concat(lit("duplicate " + key + " '"), col(key),
-            lit("': content differs from the record at "), col("_first_at"), lit(", expected one record per " + key)))
-            .otherwise(col(REASON)))
-        .withColumn(DISPOSITION, when(pending.and(col("_rank").equalTo(1)), lit(WRITTEN))
-            .when(duplicate.and(same), lit(COLLAPSED))
-            .when(duplicate, lit(QUARANTINED))
-            .otherwise(col(DISPOSITION)))
+        .withColumn(
+            REASON,
+            when(
+                    duplicate.and(same.unary_$bang()),
+                    concat(
+                        lit("duplicate " + key + " '"),
+                        col(key),
+                        lit("': content differs from the record at "),
+                        col("_first_at"),
+                        lit(", expected one record per " + key)))
+                .otherwise(col(REASON)))
+        .withColumn(
+            DISPOSITION,
+            when(pending.and(col("_rank").equalTo(1)), lit(WRITTEN))
+                .when(duplicate.and(same), lit(COLLAPSED))
+                .when(duplicate, lit(QUARANTINED))
+                .otherwise(col(DISPOSITION)))
         .drop("_hash", "_rank", "_first_hash", "_first_at");
   }
 
-  /** Rows bound for quarantine, in the shape {@code Quarantine.rows} takes; the payload is the row as JSON. */
+  /**
+   * Rows bound for quarantine, in the shape {@code Quarantine.rows} takes; the payload is the row
+   * as JSON.
+   */
   static Dataset<Row> quarantined(Dataset<Row> items, Contract contract) {
-    Column payload = to_json(struct(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new)));
-    return items.filter(col(DISPOSITION).equalTo(QUARANTINED))
-        .select(col("source_file").as("source"), coalesce(col("location"), lit("?")).as("location"),
-            payload.as("payload"), lit(null).cast("binary").as("payload_bytes"), col(REASON).as("reason"));
+    Column payload =
+        to_json(struct(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new)));
+    return items
+        .filter(col(DISPOSITION).equalTo(QUARANTINED))
+        .select(
+            col("source_file").as("source"),
+            coalesce(col("location"), lit("?")).as("location"),
+            payload.as("payload"),
+            lit(null).cast("binary").as("payload_bytes"),
+            col(REASON).as("reason"));
   }
 }

@@ -43,10 +43,10 @@ import org.apache.spark.storage.StorageLevel;
 /**
  * {@code ingest}: reads a benchmark's files into {@code documents} and {@code questions}.
  *
- * <p>Each file is parsed whole by one task (so line numbers are exact and a multi-line CSV record is
- * never split); files are spread across the cluster. Every item ends up written, collapsed into an
- * identical row, or in {@code quarantine} with its reason, and the run's counts reconcile. Writes merge
- * on the stable keys and skip unchanged rows, so a rerun commits nothing.
+ * <p>Each file is parsed whole by one task (so line numbers are exact and a multi-line CSV record
+ * is never split); files are spread across the cluster. Every item ends up written, collapsed into
+ * an identical row, or in {@code quarantine} with its reason, and the run's counts reconcile.
+ * Writes merge on the stable keys and skip unchanged rows, so a rerun commits nothing.
  */
 public final class IngestJob {
   public static final String NAME = "ingest";
@@ -60,15 +60,20 @@ public final class IngestJob {
   }
 
   /** The outcome of {@link #transform}: what goes to each table. */
-  public record Transformed(Dataset<Row> documents, Dataset<Row> questions, Dataset<Row> quarantine) {}
+  public record Transformed(
+      Dataset<Row> documents, Dataset<Row> questions, Dataset<Row> quarantine) {}
 
   public RunCounts run() {
     if (options.format() == null) {
-      throw new ConfigException(List.of("ingest.format: got nothing, expected one of " + String.join(", ", BenchmarkReaders.formats())
-          + " (--format)"));
+      throw new ConfigException(
+          List.of(
+              "ingest.format: got nothing, expected one of "
+                  + String.join(", ", BenchmarkReaders.formats())
+                  + " (--format)"));
     }
     if (options.input() == null) {
-      throw new ConfigException(List.of("ingest.input: got nothing, expected a file or directory (--input)"));
+      throw new ConfigException(
+          List.of("ingest.input: got nothing, expected a file or directory (--input)"));
     }
     BenchmarkReader reader;
     try {
@@ -78,9 +83,15 @@ public final class IngestJob {
     }
     List<String> files = inputFiles(run.spark(), options.input(), reader);
     SparkSession spark = run.spark();
-    Dataset<Row> content = spark.read().format("binaryFile").load(files.toArray(String[]::new)).select("path", "content");
+    Dataset<Row> content =
+        spark
+            .read()
+            .format("binaryFile")
+            .load(files.toArray(String[]::new))
+            .select("path", "content");
     JavaRDD<Row> itemRdd = content.javaRDD().flatMap(new ItemRows(reader.format()));
-    Dataset<Row> items = spark.createDataFrame(itemRdd, ItemRows.SCHEMA).persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> items =
+        spark.createDataFrame(itemRdd, ItemRows.SCHEMA).persist(StorageLevel.MEMORY_AND_DISK());
     try {
       Transformed result = transform(items, run.warehouse());
       Dataset<Row> documents = result.documents();
@@ -98,17 +109,23 @@ public final class IngestJob {
       Warehouse warehouse = run.warehouse();
       Contract documentsContract = Contracts.load("documents");
       Contract questionsContract = Contracts.load("questions");
-      WriteResult docWrite = warehouse.upsert(documentsContract, written(documents, documentsContract));
-      WriteResult questionWrite = warehouse.upsert(questionsContract, written(questions, questionsContract));
-      Dataset<Row> quarantineRows = Quarantine.rows(result.quarantine(), NAME, run.runId(), run.startedAt());
+      WriteResult docWrite =
+          warehouse.upsert(documentsContract, written(documents, documentsContract));
+      WriteResult questionWrite =
+          warehouse.upsert(questionsContract, written(questions, questionsContract));
+      Dataset<Row> quarantineRows =
+          Quarantine.rows(result.quarantine(), NAME, run.runId(), run.startedAt());
       long quarantined = quarantineRows.count();
       WriteResult quarantineWrite = Quarantine.write(warehouse, quarantineRows);
       putWrite(details, docWrite);
       putWrite(details, questionWrite);
       putWrite(details, quarantineWrite);
 
-      long output = docCounts.getOrDefault(WRITTEN, 0L) + docCounts.getOrDefault(COLLAPSED, 0L)
-          + questionCounts.getOrDefault(WRITTEN, 0L) + questionCounts.getOrDefault(COLLAPSED, 0L);
+      long output =
+          docCounts.getOrDefault(WRITTEN, 0L)
+              + docCounts.getOrDefault(COLLAPSED, 0L)
+              + questionCounts.getOrDefault(WRITTEN, 0L)
+              + questionCounts.getOrDefault(COLLAPSED, 0L);
       RunCounts counts = new RunCounts(input, output, quarantined, details);
       printSummary(files, counts, docWrite, questionWrite, quarantineWrite);
       documents.unpersist();
@@ -121,43 +138,72 @@ public final class IngestJob {
 
   /**
    * The pure part: from reader items to the rows of each table, each tagged with its disposition.
-   * Reads {@code documents} from the warehouse only to accept questions about documents ingested before.
+   * Reads {@code documents} from the warehouse only to accept questions about documents ingested
+   * before.
    */
   public static Transformed transform(Dataset<Row> items, Warehouse warehouse) {
     Contract documentsContract = Contracts.load("documents");
     Contract questionsContract = Contracts.load("questions");
 
-    Dataset<Row> documents = items.filter(col("kind").equalTo(ItemRows.DOCUMENT))
-        .select(withProvenance(documentsContract));
-    documents = Dispositions.resolveDuplicates(Dispositions.checkContract(documents, documentsContract), documentsContract)
-        .persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> documents =
+        items
+            .filter(col("kind").equalTo(ItemRows.DOCUMENT))
+            .select(withProvenance(documentsContract));
+    documents =
+        Dispositions.resolveDuplicates(
+                Dispositions.checkContract(documents, documentsContract), documentsContract)
+            .persist(StorageLevel.MEMORY_AND_DISK());
 
-    Dataset<Row> questions = items.filter(col("kind").equalTo(ItemRows.QUESTION))
-        .select(withProvenance(questionsContract));
+    Dataset<Row> questions =
+        items
+            .filter(col("kind").equalTo(ItemRows.QUESTION))
+            .select(withProvenance(questionsContract));
     questions = Dispositions.checkContract(questions, questionsContract);
     questions = rejectOrphans(questions, documents, warehouse);
     questions = Dispositions.resolveDuplicates(questions, questionsContract);
 
-    Dataset<Row> readerRejections = items.filter(col("kind").equalTo(ItemRows.REJECTION))
-        .select(col("source_file").as("source"), col("location"), col("payload"), col("payload_bytes"), col("reason"));
-    Dataset<Row> quarantine = readerRejections
-        .unionByName(Dispositions.quarantined(documents, documentsContract))
-        .unionByName(Dispositions.quarantined(questions, questionsContract));
+    Dataset<Row> readerRejections =
+        items
+            .filter(col("kind").equalTo(ItemRows.REJECTION))
+            .select(
+                col("source_file").as("source"),
+                col("location"),
+                col("payload"),
+                col("payload_bytes"),
+                col("reason"));
+    Dataset<Row> quarantine =
+        readerRejections
+            .unionByName(Dispositions.quarantined(documents, documentsContract))
+            .unionByName(Dispositions.quarantined(questions, questionsContract));
     return new Transformed(documents, questions, quarantine);
   }
 
-  /** Questions naming a document that is neither in this input (written) nor already in the warehouse. */
-  private static Dataset<Row> rejectOrphans(Dataset<Row> questions, Dataset<Row> documents, Warehouse warehouse) {
-    Dataset<Row> known = documents.filter(col(DISPOSITION).equalTo(WRITTEN)).select(col("doc_id").as("_known_doc"));
+  /**
+   * Questions naming a document that is neither in this input (written) nor already in the
+   * warehouse.
+   */
+  private static Dataset<Row> rejectOrphans(
+      Dataset<Row> questions, Dataset<Row> documents, Warehouse warehouse) {
+    Dataset<Row> known =
+        documents.filter(col(DISPOSITION).equalTo(WRITTEN)).select(col("doc_id").as("_known_doc"));
     if (warehouse.exists("documents")) {
       known = known.union(warehouse.read("documents").select(col("doc_id").as("_known_doc")));
     }
     known = known.distinct();
-    Column orphan = col(DISPOSITION).isNull().and(col("doc_id").isNotNull()).and(col("_known_doc").isNull());
-    return questions.join(known, questions.col("doc_id").equalTo(known.col("_known_doc")), "left")
-        .withColumn(REASON, when(orphan, concat(lit("table questions, column doc_id: got '"), col("doc_id"),
-            lit("', expected a document of this input or of the documents table (was it quarantined?)")))
-            .otherwise(col(REASON)))
+    Column orphan =
+        col(DISPOSITION).isNull().and(col("doc_id").isNotNull()).and(col("_known_doc").isNull());
+    return questions
+        .join(known, questions.col("doc_id").equalTo(known.col("_known_doc")), "left")
+        .withColumn(
+            REASON,
+            when(
+                    orphan,
+                    concat(
+                        lit("table questions, column doc_id: got '"),
+                        col("doc_id"),
+                        lit(
+                            "', expected a document of this input or of the documents table (was it quarantined?)")))
+                .otherwise(col(REASON)))
         .withColumn(DISPOSITION, when(orphan, lit(QUARANTINED)).otherwise(col(DISPOSITION)))
         .drop("_known_doc");
   }
@@ -192,13 +238,17 @@ public final class IngestJob {
     details.put(write.table() + ".updated", write.updated());
   }
 
-  /** Files of the format under {@code input}: the file itself, or the accepted files of a directory tree. */
+  /**
+   * Files of the format under {@code input}: the file itself, or the accepted files of a directory
+   * tree.
+   */
   static List<String> inputFiles(SparkSession spark, String input, BenchmarkReader reader) {
     try {
       Path path = new Path(input);
       FileSystem fs = path.getFileSystem(spark.sparkContext().hadoopConfiguration());
       if (!fs.exists(path)) {
-        throw new ConfigException(List.of("ingest.input: got " + input + ", expected an existing file or directory"));
+        throw new ConfigException(
+            List.of("ingest.input: got " + input + ", expected an existing file or directory"));
       }
       FileStatus status = fs.getFileStatus(path);
       if (status.isFile()) {
@@ -214,8 +264,15 @@ public final class IngestJob {
         }
       }
       if (files.isEmpty()) {
-        throw new ConfigException(List.of("ingest.input: directory " + input + " holds no " + reader.format()
-            + " files, expected at least one file the " + reader.format() + " reader accepts"));
+        throw new ConfigException(
+            List.of(
+                "ingest.input: directory "
+                    + input
+                    + " holds no "
+                    + reader.format()
+                    + " files, expected at least one file the "
+                    + reader.format()
+                    + " reader accepts"));
       }
       files.sort(String::compareTo);
       return files;
@@ -226,14 +283,32 @@ public final class IngestJob {
 
   private void printSummary(List<String> files, RunCounts counts, WriteResult... writes) {
     var out = run.out();
-    out.printf(Locale.ROOT, "ingest %s: %d file(s) from %s%n", options.format(), files.size(), options.input());
-    out.printf(Locale.ROOT, "  read %d items: %d written, %d quarantined (%.1f%%)%n", counts.input(), counts.output(),
-        counts.quarantined(), 100 * counts.badFraction());
+    out.printf(
+        Locale.ROOT,
+        "ingest %s: %d file(s) from %s%n",
+        options.format(),
+        files.size(),
+        options.input());
+    out.printf(
+        Locale.ROOT,
+        "  read %d items: %d written, %d quarantined (%.1f%%)%n",
+        counts.input(),
+        counts.output(),
+        counts.quarantined(),
+        100 * counts.badFraction());
     Map<String, Long> d = counts.details();
-    out.printf(Locale.ROOT, "  documents: %d rows, %d identical repeats collapsed, %d quarantined%n",
-        d.get("documents.written"), d.get("documents.collapsed"), d.get("documents.quarantined"));
-    out.printf(Locale.ROOT, "  questions: %d rows, %d identical repeats collapsed, %d quarantined%n",
-        d.get("questions.written"), d.get("questions.collapsed"), d.get("questions.quarantined"));
+    out.printf(
+        Locale.ROOT,
+        "  documents: %d rows, %d identical repeats collapsed, %d quarantined%n",
+        d.get("documents.written"),
+        d.get("documents.collapsed"),
+        d.get("documents.quarantined"));
+    out.printf(
+        Locale.ROOT,
+        "  questions: %d rows, %d identical repeats collapsed, %d quarantined%n",
+        d.get("questions.written"),
+        d.get("questions.collapsed"),
+        d.get("questions.quarantined"));
     out.printf(Locale.ROOT, "  reader rejections: %d%n", d.get("reader.rejected"));
     for (WriteResult write : writes) {
       out.println("  " + write);

@@ -15,9 +15,9 @@ public final class TokenizerFiles {
   private TokenizerFiles() {}
 
   /**
-   * The bytes of {@code spec}: {@code default} (the jar's all-MiniLM-L6-v2 tokenizer), a tokenizer.json,
-   * or a directory holding one, on any Hadoop file system. Checked here, so a bad file is a config error
-   * naming {@code option} before any task runs.
+   * The bytes of {@code spec}: {@code default} (the jar's all-MiniLM-L6-v2 tokenizer), a
+   * tokenizer.json, or a directory holding one, on any Hadoop file system. Checked here, so a bad
+   * file is a config error naming {@code option} before any task runs.
    */
   public static byte[] read(SparkSession spark, String spec, String option) {
     if (Tokenizers.DEFAULT_SPEC.equals(spec)) {
@@ -30,16 +30,27 @@ public final class TokenizerFiles {
         path = new Path(path, "tokenizer.json");
       }
       if (!fs.exists(path)) {
-        throw new ConfigException(List.of(option + ": got " + spec + ", expected 'default' or the path of an"
-            + " existing HuggingFace tokenizer.json"));
+        throw new ConfigException(
+            List.of(
+                option
+                    + ": got "
+                    + spec
+                    + ", expected 'default' or the path of an"
+                    + " existing HuggingFace tokenizer.json"));
       }
       try (InputStream in = fs.open(path)) {
         byte[] bytes = in.readAllBytes();
         try {
           Tokenizers.fromBytes(bytes);
         } catch (RuntimeException e) {
-          throw new ConfigException(List.of(option + ": got " + spec + ", which is not a HuggingFace tokenizer.json ("
-              + e.getMessage() + ")"));
+          throw new ConfigException(
+              List.of(
+                  option
+                      + ": got "
+                      + spec
+                      + ", which is not a HuggingFace tokenizer.json ("
+                      + e.getMessage()
+                      + ")"));
         }
         return bytes;
       }

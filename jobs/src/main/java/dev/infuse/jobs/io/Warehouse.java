@@ -28,13 +28,14 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 
 /**
- * The Delta tables of one warehouse: a directory (local, {@code s3://}, {@code abfss://},
- * {@code dbfs:/}, any Hadoop URI) with one Delta table per subdirectory, named after the table.
+ * The Delta tables of one warehouse: a directory (local, {@code s3://}, {@code abfss://}, {@code
+ * dbfs:/}, any Hadoop URI) with one Delta table per subdirectory, named after the table.
  *
- * <p>Every write goes through the table's contract first. Writes are idempotent: rows are merged on the
- * primary key, and rows whose content is unchanged are filtered out beforehand (a left-anti join on key
- * and content hash), because a Delta MERGE commits a new version even when it changes nothing. So a
- * rerun over the same input commits nothing and leaves the table byte-for-byte the same.
+ * <p>Every write goes through the table's contract first. Writes are idempotent: rows are merged on
+ * the primary key, and rows whose content is unchanged are filtered out beforehand (a left-anti
+ * join on key and content hash), because a Delta MERGE commits a new version even when it changes
+ * nothing. So a rerun over the same input commits nothing and leaves the table byte-for-byte the
+ * same.
  */
 public final class Warehouse {
   /** Table property naming the contract and version that created the table. */
@@ -51,11 +52,17 @@ public final class Warehouse {
     this.root = qualify(spark, root);
   }
 
-  /** An absolute, scheme-qualified root ({@code file:/…}, {@code s3://…}): Delta rejects relative table paths. */
+  /**
+   * An absolute, scheme-qualified root ({@code file:/…}, {@code s3://…}): Delta rejects relative
+   * table paths.
+   */
   private static String qualify(SparkSession spark, String root) {
     try {
       Path path = new Path(root);
-      String qualified = path.getFileSystem(spark.sparkContext().hadoopConfiguration()).makeQualified(path).toString();
+      String qualified =
+          path.getFileSystem(spark.sparkContext().hadoopConfiguration())
+              .makeQualified(path)
+              .toString();
       return qualified.endsWith("/") ? qualified.substring(0, qualified.length() - 1) : qualified;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot resolve warehouse " + root, e);
@@ -76,8 +83,13 @@ public final class Warehouse {
 
   public Dataset<Row> read(String table) {
     if (!exists(table)) {
-      throw new IllegalArgumentException("table '" + table + "' does not exist in warehouse " + root
-          + "; tables here: " + tables());
+      throw new IllegalArgumentException(
+          "table '"
+              + table
+              + "' does not exist in warehouse "
+              + root
+              + "; tables here: "
+              + tables());
     }
     return spark.read().format("delta").load(path(table));
   }
@@ -111,7 +123,9 @@ public final class Warehouse {
     }
   }
 
-  /** Registers every table as a temporary view named after it, for {@code infuse sql} and notebooks. */
+  /**
+   * Registers every table as a temporary view named after it, for {@code infuse sql} and notebooks.
+   */
   public List<String> registerViews() {
     List<String> tables = tables();
     for (String table : tables) {
@@ -121,26 +135,35 @@ public final class Warehouse {
   }
 
   /**
-   * Creates the table from its contract if it does not exist (schema with column comments, partitioning,
-   * contract property); if it exists, checks that the same contract version wrote it.
+   * Creates the table from its contract if it does not exist (schema with column comments,
+   * partitioning, contract property); if it exists, checks that the same contract version wrote it.
    */
   public void ensureTable(Contract contract) {
     String path = path(contract.table());
     if (exists(contract.table())) {
-      Map<String, String> properties = DeltaTable.forPath(spark, path).detail()
-          .select("properties").head().getJavaMap(0);
+      Map<String, String> properties =
+          DeltaTable.forPath(spark, path).detail().select("properties").head().getJavaMap(0);
       String written = properties.get(CONTRACT_PROPERTY);
       if (written != null && !written.equals(contract.versionTag())) {
-        throw new IllegalStateException("table " + contract.table() + " at " + path + " was written under contract "
-            + written + ", but this build expects " + contract.versionTag() + "; migrate or use a new warehouse");
+        throw new IllegalStateException(
+            "table "
+                + contract.table()
+                + " at "
+                + path
+                + " was written under contract "
+                + written
+                + ", but this build expects "
+                + contract.versionTag()
+                + "; migrate or use a new warehouse");
       }
       return;
     }
-    DeltaTableBuilder builder = DeltaTable.createIfNotExists(spark)
-        .location(path)
-        .addColumns(contract.schema())
-        .comment(contract.description())
-        .property(CONTRACT_PROPERTY, contract.versionTag());
+    DeltaTableBuilder builder =
+        DeltaTable.createIfNotExists(spark)
+            .location(path)
+            .addColumns(contract.schema())
+            .comment(contract.description())
+            .property(CONTRACT_PROPERTY, contract.versionTag());
     if (!contract.partitionBy().isEmpty()) {
       builder = builder.partitionedBy(contract.partitionBy().toArray(String[]::new));
     }
@@ -161,8 +184,8 @@ public final class Warehouse {
   }
 
   /**
-   * Like {@link #upsert}, for rows the writer knows are all new or changed (fresh LLM call results):
-   * skips the content-hash comparison with the table, which costs a full scan of both.
+   * Like {@link #upsert}, for rows the writer knows are all new or changed (fresh LLM call
+   * results): skips the content-hash comparison with the table, which costs a full scan of both.
    */
   public WriteResult upsertFresh(Contract contract, Dataset<Row> rows) {
     return merge(contract, rows, null, true, false);
@@ -173,7 +196,10 @@ public final class Warehouse {
     return merge(contract, rows, null, false, true);
   }
 
-  /** Appends rows without a merge (append-only tables such as {@code runs}): concurrent runs never conflict. */
+  /**
+   * Appends rows without a merge (append-only tables such as {@code runs}): concurrent runs never
+   * conflict.
+   */
   public WriteResult append(Contract contract, Dataset<Row> rows) {
     ensureTable(contract);
     Dataset<Row> conformed = new ContractEnforcer(contract).enforce(rows);
@@ -182,49 +208,73 @@ public final class Warehouse {
   }
 
   /**
-   * Deletes the rows whose primary key is in {@code keys} (a dataset of the key columns): derived tables
-   * drop rows whose source is gone. Commits nothing when no key matches a row.
+   * Deletes the rows whose primary key is in {@code keys} (a dataset of the key columns): derived
+   * tables drop rows whose source is gone. Commits nothing when no key matches a row.
    */
   public WriteResult deleteKeys(Contract contract, Dataset<Row> keys) {
     ensureTable(contract);
     String table = contract.table();
     List<String> keyColumns = contract.primaryKey();
-    Dataset<Row> present = keys.select(columns(keyColumns)).distinct()
-        .join(read(table).select(columns(keyColumns)), scalaSeq(keyColumns), "left_semi")
-        .persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> present =
+        keys.select(columns(keyColumns))
+            .distinct()
+            .join(read(table).select(columns(keyColumns)), scalaSeq(keyColumns), "left_semi")
+            .persist(StorageLevel.MEMORY_AND_DISK());
     try {
       if (present.isEmpty()) {
         return WriteResult.unchanged(table);
       }
-      String on = keyColumns.stream().map(k -> "t.`" + k + "` = s.`" + k + "`").collect(Collectors.joining(" AND "));
-      DeltaTable.forPath(spark, path(table)).as("t").merge(present.as("s"), on).whenMatched().delete().execute();
+      String on =
+          keyColumns.stream()
+              .map(k -> "t.`" + k + "` = s.`" + k + "`")
+              .collect(Collectors.joining(" AND "));
+      DeltaTable.forPath(spark, path(table))
+          .as("t")
+          .merge(present.as("s"), on)
+          .whenMatched()
+          .delete()
+          .execute();
       return lastCommit(table);
     } finally {
       present.unpersist();
     }
   }
 
-  private WriteResult merge(Contract contract, Dataset<Row> rows, String scopeColumn, boolean updateChanged,
+  private WriteResult merge(
+      Contract contract,
+      Dataset<Row> rows,
+      String scopeColumn,
+      boolean updateChanged,
       boolean skipUnchanged) {
     ensureTable(contract);
     String table = contract.table();
-    Dataset<Row> conformed = new ContractEnforcer(contract).enforce(rows).persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> conformed =
+        new ContractEnforcer(contract).enforce(rows).persist(StorageLevel.MEMORY_AND_DISK());
     try {
       List<String> keys = contract.primaryKey();
       Dataset<Row> existing = read(table);
-      Dataset<Row> changed = !skipUnchanged
-          ? conformed
-          : updateChanged
-          ? withRowHash(contract, conformed).join(withRowHash(contract, existing).select(keyAndHash(keys)),
-              scalaSeq(append(keys, ROW_HASH)), "left_anti").drop(ROW_HASH)
-          : conformed.join(existing.select(columns(keys)), scalaSeq(keys), "left_anti");
+      Dataset<Row> changed =
+          !skipUnchanged
+              ? conformed
+              : updateChanged
+                  ? withRowHash(contract, conformed)
+                      .join(
+                          withRowHash(contract, existing).select(keyAndHash(keys)),
+                          scalaSeq(append(keys, ROW_HASH)),
+                          "left_anti")
+                      .drop(ROW_HASH)
+                  : conformed.join(existing.select(columns(keys)), scalaSeq(keys), "left_anti");
       Dataset<Row> source = changed.withColumn(DELETE, lit(false));
       if (scopeColumn != null) {
-        Dataset<Row> stale = existing
-            .join(conformed.select(scopeColumn).distinct(), scalaSeq(List.of(scopeColumn)), "left_semi")
-            .join(conformed.select(columns(keys)), scalaSeq(keys), "left_anti")
-            .select(columns(keys))
-            .withColumn(DELETE, lit(true));
+        Dataset<Row> stale =
+            existing
+                .join(
+                    conformed.select(scopeColumn).distinct(),
+                    scalaSeq(List.of(scopeColumn)),
+                    "left_semi")
+                .join(conformed.select(columns(keys)), scalaSeq(keys), "left_anti")
+                .select(columns(keys))
+                .withColumn(DELETE, lit(true));
         source = source.unionByName(stale, true);
       }
       source = source.persist(StorageLevel.MEMORY_AND_DISK());
@@ -232,12 +282,16 @@ public final class Warehouse {
         if (source.isEmpty()) {
           return WriteResult.unchanged(table);
         }
-        String on = keys.stream().map(k -> "t.`" + k + "` = s.`" + k + "`").collect(Collectors.joining(" AND "));
+        String on =
+            keys.stream()
+                .map(k -> "t.`" + k + "` = s.`" + k + "`")
+                .collect(Collectors.joining(" AND "));
         Map<String, String> assignments = new LinkedHashMap<>();
         for (String column : contract.columnNames()) {
           assignments.put("`" + column + "`", "s.`" + column + "`");
         }
-        DeltaMergeBuilder merge = DeltaTable.forPath(spark, path(table)).as("t").merge(source.as("s"), on);
+        DeltaMergeBuilder merge =
+            DeltaTable.forPath(spark, path(table)).as("t").merge(source.as("s"), on);
         if (scopeColumn != null) {
           merge = merge.whenMatched("s." + DELETE).delete();
         }
@@ -255,11 +309,19 @@ public final class Warehouse {
   }
 
   private WriteResult lastCommit(String table) {
-    Row last = DeltaTable.forPath(spark, path(table)).history(1).select("version", "operationMetrics").head();
+    Row last =
+        DeltaTable.forPath(spark, path(table))
+            .history(1)
+            .select("version", "operationMetrics")
+            .head();
     Map<String, String> metrics = last.getJavaMap(1);
     long inserted = metric(metrics, "numTargetRowsInserted", metric(metrics, "numOutputRows", 0));
-    return new WriteResult(table, inserted, metric(metrics, "numTargetRowsUpdated", 0),
-        metric(metrics, "numTargetRowsDeleted", 0), last.getLong(0));
+    return new WriteResult(
+        table,
+        inserted,
+        metric(metrics, "numTargetRowsUpdated", 0),
+        metric(metrics, "numTargetRowsDeleted", 0),
+        last.getLong(0));
   }
 
   private static long metric(Map<String, String> metrics, String name, long fallback) {
@@ -269,7 +331,8 @@ public final class Warehouse {
 
   /** Adds a hash of every non-key column: equal hash and key means the row is unchanged. */
   private static Dataset<Row> withRowHash(Contract contract, Dataset<Row> data) {
-    List<String> content = contract.columnNames().stream().filter(c -> !contract.primaryKey().contains(c)).toList();
+    List<String> content =
+        contract.columnNames().stream().filter(c -> !contract.primaryKey().contains(c)).toList();
     Column hashed = content.isEmpty() ? lit("") : sha2(to_json(struct(columns(content))), 256);
     return data.withColumn(ROW_HASH, hashed);
   }

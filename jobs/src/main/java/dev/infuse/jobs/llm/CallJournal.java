@@ -11,12 +11,12 @@ import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * An executor's append-only record of the calls it finished, one JSON line each, flushed as it goes.
- * A run that is killed leaves its journal behind; the next run folds it into {@code llm_calls} before
- * deciding what to call, so a response that came back is never paid for twice.
+ * An executor's append-only record of the calls it finished, one JSON line each, flushed as it
+ * goes. A run that is killed leaves its journal behind; the next run folds it into {@code
+ * llm_calls} before deciding what to call, so a response that came back is never paid for twice.
  *
- * <p>On HDFS and local disks each line is durable once {@link #append} returns. Object stores (S3, ADLS)
- * only publish a file when it is closed, so there the journal rolls to a new file every
+ * <p>On HDFS and local disks each line is durable once {@link #append} returns. Object stores (S3,
+ * ADLS) only publish a file when it is closed, so there the journal rolls to a new file every
  * {@code rollEvery} lines and a kill loses at most that many responses.
  */
 final class CallJournal implements AutoCloseable {
@@ -32,7 +32,8 @@ final class CallJournal implements AutoCloseable {
     try {
       this.directory = new Path(directory);
       FileSystem fileSystem = this.directory.getFileSystem(hadoop);
-      // The local checksummed file system keeps a partial checksum chunk in memory on hflush; the raw one
+      // The local checksummed file system keeps a partial checksum chunk in memory on hflush; the
+      // raw one
       // hands every line to the OS, so a killed JVM loses nothing it journaled.
       this.fs = fileSystem instanceof LocalFileSystem local ? local.getRawFileSystem() : fileSystem;
       this.prefix = prefix;

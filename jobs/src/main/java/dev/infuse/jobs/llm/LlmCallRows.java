@@ -15,22 +15,61 @@ final class LlmCallRows {
 
   private LlmCallRows() {}
 
-  record Call(String callKey, String backend, String model, String request, String responseText, String finishReason,
-      long tokensIn, long tokensOut, long latencyMs, int attempts, String status, String error, String runId,
+  record Call(
+      String callKey,
+      String backend,
+      String model,
+      String request,
+      String responseText,
+      String finishReason,
+      long tokensIn,
+      long tokensOut,
+      long latencyMs,
+      int attempts,
+      String status,
+      String error,
+      String runId,
       Instant calledAt) {
 
     Row toRow() {
-      return RowFactory.create(callKey, backend, model, request, responseText, finishReason, tokensIn, tokensOut,
-          latencyMs, attempts, status, error, runId, Timestamp.from(calledAt));
+      return RowFactory.create(
+          callKey,
+          backend,
+          model,
+          request,
+          responseText,
+          finishReason,
+          tokensIn,
+          tokensOut,
+          latencyMs,
+          attempts,
+          status,
+          error,
+          runId,
+          Timestamp.from(calledAt));
     }
 
-    /** One journal line; {@code called_at} as ISO-8601, which Spark's JSON reader parses as a timestamp. */
+    /**
+     * One journal line; {@code called_at} as ISO-8601, which Spark's JSON reader parses as a
+     * timestamp.
+     */
     String toJsonLine() {
-      ObjectNode node = JSON.createObjectNode()
-          .put("call_key", callKey).put("backend", backend).put("model", model).put("request", request)
-          .put("response_text", responseText).put("finish_reason", finishReason).put("tokens_in", tokensIn)
-          .put("tokens_out", tokensOut).put("latency_ms", latencyMs).put("attempts", attempts).put("status", status)
-          .put("error", error).put("run_id", runId).put("called_at", calledAt.toString());
+      ObjectNode node =
+          JSON.createObjectNode()
+              .put("call_key", callKey)
+              .put("backend", backend)
+              .put("model", model)
+              .put("request", request)
+              .put("response_text", responseText)
+              .put("finish_reason", finishReason)
+              .put("tokens_in", tokensIn)
+              .put("tokens_out", tokensOut)
+              .put("latency_ms", latencyMs)
+              .put("attempts", attempts)
+              .put("status", status)
+              .put("error", error)
+              .put("run_id", runId)
+              .put("called_at", calledAt.toString());
       return node.toString();
     }
   }

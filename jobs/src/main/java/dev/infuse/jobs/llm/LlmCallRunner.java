@@ -31,15 +31,19 @@ import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.SerializableConfiguration;
 
 /**
- * Makes a job's LLM calls exactly once. Given the requests (key, request JSON, canonical request), it
- * first folds any journal a killed run left behind into {@code llm_calls}, then calls only the keys that
- * have not succeeded yet, in waves when a token budget is set, journaling each response as it arrives,
- * and finally merges the results into {@code llm_calls}. Rerunning a finished or killed job sends no
- * request for a key that already succeeded; failed keys are tried again.
+ * Makes a job's LLM calls exactly once. Given the requests (key, request JSON, canonical request),
+ * it first folds any journal a killed run left behind into {@code llm_calls}, then calls only the
+ * keys that have not succeeded yet, in waves when a token budget is set, journaling each response
+ * as it arrives, and finally merges the results into {@code llm_calls}. Rerunning a finished or
+ * killed job sends no request for a key that already succeeded; failed keys are tried again.
  */
 public final class LlmCallRunner {
-  /** Input columns: the request key, the {@code ChatRequest} as JSON, the canonical request for the cache row. */
-  public static final List<String> REQUEST_COLUMNS = List.of("call_key", "chat_request", "canonical_request");
+  /**
+   * Input columns: the request key, the {@code ChatRequest} as JSON, the canonical request for the
+   * cache row.
+   */
+  public static final List<String> REQUEST_COLUMNS =
+      List.of("call_key", "chat_request", "canonical_request");
 
   private final JobRun run;
   private final InfuseConfig.LlmConfig config;
@@ -50,8 +54,9 @@ public final class LlmCallRunner {
   }
 
   /**
-   * A runner for an LLM other than the config's {@code llm} section: {@code answer} runs the trained
-   * settings on {@code answer.model_dir} through the djl backend with the section's other limits.
+   * A runner for an LLM other than the config's {@code llm} section: {@code answer} runs the
+   * trained settings on {@code answer.model_dir} through the djl backend with the section's other
+   * limits.
    */
   public LlmCallRunner(JobRun run, InfuseConfig.LlmConfig config) {
     this.run = run;
@@ -61,35 +66,71 @@ public final class LlmCallRunner {
   /**
    * What the runner did, for the run's counts.
    *
-   * @param callSeconds wall time of the calling stages alone (without the cache lookup and the merge)
+   * @param callSeconds wall time of the calling stages alone (without the cache lookup and the
+   *     merge)
    */
-  public record Outcome(long requested, long cached, long called, long failed, long deferredByBudget, long tokensIn,
-      long tokensOut, double callSeconds) {}
+  public record Outcome(
+      long requested,
+      long cached,
+      long called,
+      long failed,
+      long deferredByBudget,
+      long tokensIn,
+      long tokensOut,
+      double callSeconds) {}
 
   public static LlmSettings settings(InfuseConfig.LlmConfig llm) {
-    return new LlmSettings(llm.backend(), llm.baseUrl(), llm.model(), llm.apiKeyEnv(), llm.maxConcurrency(),
-        llm.requestTimeoutSeconds(), llm.rowTimeoutSeconds(), llm.maxAttempts(), llm.initialBackoffMillis(),
-        llm.maxBackoffMillis(), llm.device());
+    return new LlmSettings(
+        llm.backend(),
+        llm.baseUrl(),
+        llm.model(),
+        llm.apiKeyEnv(),
+        llm.maxConcurrency(),
+        llm.requestTimeoutSeconds(),
+        llm.rowTimeoutSeconds(),
+        llm.maxAttempts(),
+        llm.initialBackoffMillis(),
+        llm.maxBackoffMillis(),
+        llm.device());
   }
 
-  /** Makes the calls that are not cached yet; afterwards {@link #responses} answers for every key. */
+  /**
+   * Makes the calls that are not cached yet; afterwards {@link #responses} answers for every key.
+   */
   public Outcome call(Dataset<Row> requests) {
     SparkSession spark = run.spark();
     Warehouse warehouse = run.warehouse();
     warehouse.ensureTable(contract);
     recoverJournals();
 
-    Dataset<Row> unique = requests.select(REQUEST_COLUMNS.stream().map(c -> col(c)).toArray(org.apache.spark.sql.Column[]::new))
-        .dropDuplicates("call_key");
-    Dataset<Row> succeeded = warehouse.read("llm_calls").filter(col("status").equalTo(LlmCallRows.SUCCEEDED)).select("call_key");
-    Dataset<Row> pending = unique.join(succeeded, scala.collection.JavaConverters.asScalaBuffer(List.of("call_key")).toSeq(),
-        "left_anti").orderBy("call_key").persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> unique =
+        requests
+            .select(
+                REQUEST_COLUMNS.stream()
+                    .map(c -> col(c))
+                    .toArray(org.apache.spark.sql.Column[]::new))
+            .dropDuplicates("call_key");
+    Dataset<Row> succeeded =
+        warehouse
+            .read("llm_calls")
+            .filter(col("status").equalTo(LlmCallRows.SUCCEEDED))
+            .select("call_key");
+    Dataset<Row> pending =
+        unique
+            .join(
+                succeeded,
+                scala.collection.JavaConverters.asScalaBuffer(List.of("call_key")).toSeq(),
+                "left_anti")
+            .orderBy("call_key")
+            .persist(StorageLevel.MEMORY_AND_DISK());
     try {
       long requested = unique.count();
       long toCall = pending.count();
-      LlmProgress.Accumulators counters = LlmProgress.Accumulators.register(spark.sparkContext(), run.job());
-      Broadcast<SerializableConfiguration> hadoop = new JavaSparkContext(spark.sparkContext())
-          .broadcast(new SerializableConfiguration(spark.sparkContext().hadoopConfiguration()));
+      LlmProgress.Accumulators counters =
+          LlmProgress.Accumulators.register(spark.sparkContext(), run.job());
+      Broadcast<SerializableConfiguration> hadoop =
+          new JavaSparkContext(spark.sparkContext())
+              .broadcast(new SerializableConfiguration(spark.sparkContext().hadoopConfiguration()));
       String journal = journalRoot() + "/" + run.runId();
       long called = 0;
       long failed = 0;
@@ -97,28 +138,59 @@ public final class LlmCallRunner {
       long tokensOut = 0;
       long offset = 0;
       double callSecondsTotal = 0;
-      try (LlmProgress progress = new LlmProgress(run.job(), counters, toCall, run.config().run().progressIntervalSeconds(),
-          run.err())) {
+      try (LlmProgress progress =
+          new LlmProgress(
+              run.job(),
+              counters,
+              toCall,
+              run.config().run().progressIntervalSeconds(),
+              run.err())) {
         while (offset < toCall) {
-          long budgetLeft = config.maxTotalTokens() == 0 ? Long.MAX_VALUE : config.maxTotalTokens() - tokensIn - tokensOut;
+          long budgetLeft =
+              config.maxTotalTokens() == 0
+                  ? Long.MAX_VALUE
+                  : config.maxTotalTokens() - tokensIn - tokensOut;
           if (budgetLeft <= 0) {
             break;
           }
           long wave = waveSize(toCall - offset, called, tokensIn + tokensOut, budgetLeft);
           Dataset<Row> slice = pending.offset((int) offset).limit((int) wave);
-          int partitions = (int) Math.max(1, Math.min(wave, (wave + config.rowsPerTask() - 1) / config.rowsPerTask()));
-          Dataset<Row> results = spark.createDataFrame(slice.repartition(partitions).javaRDD()
-              .mapPartitions(new LlmCallTask(settings(config), journal, run.runId(), hadoop, counters)), contract.schema())
-              .persist(StorageLevel.MEMORY_AND_DISK());
+          int partitions =
+              (int)
+                  Math.max(
+                      1, Math.min(wave, (wave + config.rowsPerTask() - 1) / config.rowsPerTask()));
+          Dataset<Row> results =
+              spark
+                  .createDataFrame(
+                      slice
+                          .repartition(partitions)
+                          .javaRDD()
+                          .mapPartitions(
+                              new LlmCallTask(
+                                  settings(config), journal, run.runId(), hadoop, counters)),
+                      contract.schema())
+                  .persist(StorageLevel.MEMORY_AND_DISK());
           long waveStart = System.nanoTime();
-          Row totals = results.selectExpr("count(*)", "coalesce(sum(CASE WHEN status = 'failed' THEN 1 ELSE 0 END), 0)",
-              "coalesce(sum(tokens_in), 0)", "coalesce(sum(tokens_out), 0)").head();
+          Row totals =
+              results
+                  .selectExpr(
+                      "count(*)",
+                      "coalesce(sum(CASE WHEN status = 'failed' THEN 1 ELSE 0 END), 0)",
+                      "coalesce(sum(tokens_in), 0)",
+                      "coalesce(sum(tokens_out), 0)")
+                  .head();
           double callSeconds = (System.nanoTime() - waveStart) / 1e9;
           callSecondsTotal += callSeconds;
           warehouse.upsertFresh(contract, results);
-          run.err().printf(Locale.ROOT, "[%s] llm wave: %d call(s) in %.1f s (%.1f req/s), saved to llm_calls in %.1f s%n",
-              run.job(), totals.getLong(0), callSeconds, totals.getLong(0) / Math.max(callSeconds, 1e-3),
-              (System.nanoTime() - waveStart) / 1e9 - callSeconds);
+          run.err()
+              .printf(
+                  Locale.ROOT,
+                  "[%s] llm wave: %d call(s) in %.1f s (%.1f req/s), saved to llm_calls in %.1f s%n",
+                  run.job(),
+                  totals.getLong(0),
+                  callSeconds,
+                  totals.getLong(0) / Math.max(callSeconds, 1e-3),
+                  (System.nanoTime() - waveStart) / 1e9 - callSeconds);
           results.unpersist();
           deleteJournal(journal);
           called += totals.getLong(0);
@@ -130,10 +202,25 @@ public final class LlmCallRunner {
       }
       long deferred = toCall - called;
       if (deferred > 0) {
-        run.err().printf(Locale.ROOT, "[%s] llm.max_total_tokens %d reached after %d tokens: %d request(s) deferred to the"
-            + " next run; everything done so far is kept%n", run.job(), config.maxTotalTokens(), tokensIn + tokensOut, deferred);
+        run.err()
+            .printf(
+                Locale.ROOT,
+                "[%s] llm.max_total_tokens %d reached after %d tokens: %d request(s) deferred to the"
+                    + " next run; everything done so far is kept%n",
+                run.job(),
+                config.maxTotalTokens(),
+                tokensIn + tokensOut,
+                deferred);
       }
-      return new Outcome(requested, requested - toCall, called, failed, deferred, tokensIn, tokensOut, callSecondsTotal);
+      return new Outcome(
+          requested,
+          requested - toCall,
+          called,
+          failed,
+          deferred,
+          tokensIn,
+          tokensOut,
+          callSecondsTotal);
     } finally {
       pending.unpersist();
     }
@@ -141,17 +228,23 @@ public final class LlmCallRunner {
 
   /** For each requested key: its status, response text and error, from {@code llm_calls}. */
   public Dataset<Row> responses(Dataset<Row> requests) {
-    Dataset<Row> calls = run.warehouse().read("llm_calls").select("call_key", "status", "response_text", "error");
-    return requests.join(calls, scala.collection.JavaConverters.asScalaBuffer(List.of("call_key")).toSeq(), "left");
+    Dataset<Row> calls =
+        run.warehouse().read("llm_calls").select("call_key", "status", "response_text", "error");
+    return requests.join(
+        calls, scala.collection.JavaConverters.asScalaBuffer(List.of("call_key")).toSeq(), "left");
   }
 
-  /** Estimated cost in US dollars of the tokens, from {@code llm.prices}; 0 when the model has no price. */
+  /**
+   * Estimated cost in US dollars of the tokens, from {@code llm.prices}; 0 when the model has no
+   * price.
+   */
   public double cost(Outcome outcome) {
     InfuseConfig.Price price = config.prices() == null ? null : config.prices().get(config.model());
     if (price == null) {
       return 0;
     }
-    return outcome.tokensIn() / 1e6 * price.inputPerMillion() + outcome.tokensOut() / 1e6 * price.outputPerMillion();
+    return outcome.tokensIn() / 1e6 * price.inputPerMillion()
+        + outcome.tokensOut() / 1e6 * price.outputPerMillion();
   }
 
   /** The LLM accounting every job that calls a model records in {@code runs.counts}. */
@@ -172,9 +265,11 @@ public final class LlmCallRunner {
     if (config.maxTotalTokens() == 0) {
       return remaining;
     }
-    // Before any call, probe with a small wave; afterwards size the wave to the budget at the observed rate.
+    // Before any call, probe with a small wave; afterwards size the wave to the budget at the
+    // observed rate.
     long probe = Math.max(1, config.maxConcurrency());
-    long wave = calledSoFar == 0 ? probe : Math.max(1, budgetLeft / Math.max(1, tokensSoFar / calledSoFar));
+    long wave =
+        calledSoFar == 0 ? probe : Math.max(1, budgetLeft / Math.max(1, tokensSoFar / calledSoFar));
     return Math.min(remaining, wave);
   }
 
@@ -183,9 +278,9 @@ public final class LlmCallRunner {
   }
 
   /**
-   * Folds the journals of earlier runs (a run killed before its merge) into {@code llm_calls}: their
-   * successes count as done, so no paid response is asked for again. A success already in the table is
-   * never replaced by a failure.
+   * Folds the journals of earlier runs (a run killed before its merge) into {@code llm_calls}:
+   * their successes count as done, so no paid response is asked for again. A success already in the
+   * table is never replaced by a failure.
    */
   private void recoverJournals() {
     SparkSession spark = run.spark();
@@ -207,22 +302,46 @@ public final class LlmCallRunner {
     if (dirs.isEmpty()) {
       return;
     }
-    Dataset<Row> journaled = spark.read().schema(contract.schema()).option("mode", "DROPMALFORMED")
-        .json(dirs.stream().map(d -> d + "/*.jsonl").toArray(String[]::new))
-        .filter(col("call_key").isNotNull().and(col("status").isNotNull()));
-    Dataset<Row> best = journaled.withColumn("_succeeded", when(col("status").equalTo(LlmCallRows.SUCCEEDED), 1).otherwise(0))
-        .withColumn("_rank", row_number().over(Window.partitionBy("call_key").orderBy(desc("_succeeded"), desc("called_at"))))
-        .filter(col("_rank").equalTo(1))
-        .drop("_rank", "_succeeded");
-    Dataset<Row> alreadySucceeded = run.warehouse().read("llm_calls").filter(col("status").equalTo(LlmCallRows.SUCCEEDED))
-        .select("call_key");
-    Dataset<Row> recovered = best.join(alreadySucceeded, scala.collection.JavaConverters.asScalaBuffer(List.of("call_key"))
-        .toSeq(), "left_anti").persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> journaled =
+        spark
+            .read()
+            .schema(contract.schema())
+            .option("mode", "DROPMALFORMED")
+            .json(dirs.stream().map(d -> d + "/*.jsonl").toArray(String[]::new))
+            .filter(col("call_key").isNotNull().and(col("status").isNotNull()));
+    Dataset<Row> best =
+        journaled
+            .withColumn(
+                "_succeeded", when(col("status").equalTo(LlmCallRows.SUCCEEDED), 1).otherwise(0))
+            .withColumn(
+                "_rank",
+                row_number()
+                    .over(
+                        Window.partitionBy("call_key")
+                            .orderBy(desc("_succeeded"), desc("called_at"))))
+            .filter(col("_rank").equalTo(1))
+            .drop("_rank", "_succeeded");
+    Dataset<Row> alreadySucceeded =
+        run.warehouse()
+            .read("llm_calls")
+            .filter(col("status").equalTo(LlmCallRows.SUCCEEDED))
+            .select("call_key");
+    Dataset<Row> recovered =
+        best.join(
+                alreadySucceeded,
+                scala.collection.JavaConverters.asScalaBuffer(List.of("call_key")).toSeq(),
+                "left_anti")
+            .persist(StorageLevel.MEMORY_AND_DISK());
     long count = recovered.count();
     run.warehouse().upsert(contract, recovered);
     recovered.unpersist();
-    run.err().printf(Locale.ROOT, "[%s] recovered %d call(s) from the journal of %d earlier run(s)%n", run.job(), count,
-        dirs.size());
+    run.err()
+        .printf(
+            Locale.ROOT,
+            "[%s] recovered %d call(s) from the journal of %d earlier run(s)%n",
+            run.job(),
+            count,
+            dirs.size());
     dirs.forEach(this::deleteJournal);
   }
 

@@ -22,9 +22,10 @@ import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * Makes the calls of one partition on an executor. All of them are submitted at once to the JVM's
- * shared client, which bounds how many are in flight; each finished call is journaled before the task
- * ends, and every request ends as a succeeded or failed row: none is dropped. The closure carries only
- * settings, the journal path and accumulators; the client is built once per executor JVM.
+ * shared client, which bounds how many are in flight; each finished call is journaled before the
+ * task ends, and every request ends as a succeeded or failed row: none is dropped. The closure
+ * carries only settings, the journal path and accumulators; the client is built once per executor
+ * JVM.
  */
 final class LlmCallTask implements FlatMapFunction<Iterator<Row>, Row> {
   private static final long serialVersionUID = 1L;
@@ -37,7 +38,11 @@ final class LlmCallTask implements FlatMapFunction<Iterator<Row>, Row> {
   private final Broadcast<SerializableConfiguration> hadoop;
   private final LlmProgress.Accumulators progress;
 
-  LlmCallTask(LlmSettings settings, String journalDir, String runId, Broadcast<SerializableConfiguration> hadoop,
+  LlmCallTask(
+      LlmSettings settings,
+      String journalDir,
+      String runId,
+      Broadcast<SerializableConfiguration> hadoop,
       LlmProgress.Accumulators progress) {
     this.settings = settings;
     this.journalDir = journalDir;
@@ -46,22 +51,29 @@ final class LlmCallTask implements FlatMapFunction<Iterator<Row>, Row> {
     this.progress = progress;
   }
 
-  /** Input rows are {@code (call_key, chat_request JSON, canonical request)}; output rows are {@code llm_calls} rows. */
+  /**
+   * Input rows are {@code (call_key, chat_request JSON, canonical request)}; output rows are {@code
+   * llm_calls} rows.
+   */
   @Override
   public Iterator<Row> call(Iterator<Row> requests) {
     LlmClient client = LlmClients.forSettings(settings);
     TaskContext task = TaskContext.get();
-    String prefix = "part-" + task.stageId() + "-" + task.partitionId() + "-" + task.taskAttemptId();
+    String prefix =
+        "part-" + task.stageId() + "-" + task.partitionId() + "-" + task.taskAttemptId();
     List<CompletableFuture<LlmCallRows.Call>> calls = new ArrayList<>();
-    try (CallJournal journal = new CallJournal(hadoop.value().value(), journalDir, prefix, JOURNAL_ROLL_LINES)) {
+    try (CallJournal journal =
+        new CallJournal(hadoop.value().value(), journalDir, prefix, JOURNAL_ROLL_LINES)) {
       while (requests.hasNext()) {
         Row request = requests.next();
-        calls.add(call(client, request.getString(0), request.getString(1), request.getString(2))
-            .thenApply(result -> {
-              journal.append(result.toJsonLine());
-              record(result);
-              return result;
-            }));
+        calls.add(
+            call(client, request.getString(0), request.getString(1), request.getString(2))
+                .thenApply(
+                    result -> {
+                      journal.append(result.toJsonLine());
+                      record(result);
+                      return result;
+                    }));
       }
       CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).join();
     }
@@ -72,12 +84,14 @@ final class LlmCallTask implements FlatMapFunction<Iterator<Row>, Row> {
     return rows.iterator();
   }
 
-  private CompletableFuture<LlmCallRows.Call> call(LlmClient client, String key, String requestJson, String canonical) {
+  private CompletableFuture<LlmCallRows.Call> call(
+      LlmClient client, String key, String requestJson, String canonical) {
     ChatRequest request;
     try {
       request = JSON.readValue(requestJson, ChatRequest.class);
     } catch (JsonProcessingException e) {
-      return CompletableFuture.completedFuture(failure(key, canonical, "request does not parse: " + e.getOriginalMessage(), 0, 0));
+      return CompletableFuture.completedFuture(
+          failure(key, canonical, "request does not parse: " + e.getOriginalMessage(), 0, 0));
     }
     long started = System.nanoTime();
     CompletableFuture<ChatResponse> response;
@@ -86,22 +100,56 @@ final class LlmCallTask implements FlatMapFunction<Iterator<Row>, Row> {
     } catch (RuntimeException e) {
       response = CompletableFuture.failedFuture(e);
     }
-    return response.handle((ok, error) -> {
-      if (ok != null) {
-        return new LlmCallRows.Call(key, client.backend(), request.model(), canonical, ok.text(), ok.finishReason(),
-            ok.promptTokens(), ok.completionTokens(), ok.latencyMillis(), ok.attempts(), LlmCallRows.SUCCEEDED, null, runId,
-            Instant.now());
-      }
-      Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-      int attempts = cause instanceof LlmCallException failed ? failed.attempts() : 1;
-      return failure(key, canonical, String.valueOf(cause.getMessage() == null ? cause : cause.getMessage()), attempts,
-          (System.nanoTime() - started) / 1_000_000);
-    });
+    return response.handle(
+        (ok, error) -> {
+          if (ok != null) {
+            return new LlmCallRows.Call(
+                key,
+                client.backend(),
+                request.model(),
+                canonical,
+                ok.text(),
+                ok.finishReason(),
+                ok.promptTokens(),
+                ok.completionTokens(),
+                ok.latencyMillis(),
+                ok.attempts(),
+                LlmCallRows.SUCCEEDED,
+                null,
+                runId,
+                Instant.now());
+          }
+          Throwable cause =
+              error instanceof CompletionException && error.getCause() != null
+                  ? error.getCause()
+                  : error;
+          int attempts = cause instanceof LlmCallException failed ? failed.attempts() : 1;
+          return failure(
+              key,
+              canonical,
+              String.valueOf(cause.getMessage() == null ? cause : cause.getMessage()),
+              attempts,
+              (System.nanoTime() - started) / 1_000_000);
+        });
   }
 
-  private LlmCallRows.Call failure(String key, String canonical, String error, int attempts, long latencyMs) {
-    return new LlmCallRows.Call(key, settings.backend(), settings.model(), canonical, null, null, 0, 0, latencyMs,
-        Math.max(attempts, 1), LlmCallRows.FAILED, error, runId, Instant.now());
+  private LlmCallRows.Call failure(
+      String key, String canonical, String error, int attempts, long latencyMs) {
+    return new LlmCallRows.Call(
+        key,
+        settings.backend(),
+        settings.model(),
+        canonical,
+        null,
+        null,
+        0,
+        0,
+        latencyMs,
+        Math.max(attempts, 1),
+        LlmCallRows.FAILED,
+        error,
+        runId,
+        Instant.now());
   }
 
   private void record(LlmCallRows.Call call) {

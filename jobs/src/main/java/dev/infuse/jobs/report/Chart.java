@@ -19,7 +19,10 @@ import org.jfree.chart.JFreeChart;
  */
 public record Chart(String id, String section, String title, byte[] png) {
 
-  /** Every chart the data allows: one per scaling fit, per (benchmark, subset, metric) of scores, per recall benchmark. */
+  /**
+   * Every chart the data allows: one per scaling fit, per (benchmark, subset, metric) of scores,
+   * per recall benchmark.
+   */
   public static List<Chart> all(ReportData data) {
     List<Chart> charts = new ArrayList<>();
     int i = 0;
@@ -28,23 +31,39 @@ public record Chart(String id, String section, String title, byte[] png) {
     }
     Map<List<String>, List<Score>> groups = new LinkedHashMap<>();
     for (Score s : data.scores()) {
-      groups.computeIfAbsent(List.of(s.benchmark(), s.subset(), s.metric()), k -> new ArrayList<>()).add(s);
+      groups
+          .computeIfAbsent(List.of(s.benchmark(), s.subset(), s.metric()), k -> new ArrayList<>())
+          .add(s);
     }
     i = 0;
     for (Map.Entry<List<String>, List<Score>> group : groups.entrySet()) {
       // Subsets other than 'all' are in the table; a chart per subset would bury the comparison.
-      if (!ReportData.ALL.equals(group.getKey().get(1)) && groups.keySet().stream().anyMatch(k -> k.get(0)
-          .equals(group.getKey().get(0)) && ReportData.ALL.equals(k.get(1)))) {
+      if (!ReportData.ALL.equals(group.getKey().get(1))
+          && groups.keySet().stream()
+              .anyMatch(
+                  k -> k.get(0).equals(group.getKey().get(0)) && ReportData.ALL.equals(k.get(1)))) {
         continue;
       }
-      charts.add(render("settings-" + (++i), "settings", ReportCharts.settings(group.getKey().get(0),
-          group.getKey().get(1), group.getKey().get(2), group.getValue())));
+      charts.add(
+          render(
+              "settings-" + (++i),
+              "settings",
+              ReportCharts.settings(
+                  group.getKey().get(0),
+                  group.getKey().get(1),
+                  group.getKey().get(2),
+                  group.getValue())));
     }
     Map<String, List<Recall>> recall = new LinkedHashMap<>();
-    data.recall().forEach(r -> recall.computeIfAbsent(r.benchmark(), k -> new ArrayList<>()).add(r));
+    data.recall()
+        .forEach(r -> recall.computeIfAbsent(r.benchmark(), k -> new ArrayList<>()).add(r));
     i = 0;
     for (Map.Entry<String, List<Recall>> benchmark : recall.entrySet()) {
-      charts.add(render("recall-" + (++i), "recall", ReportCharts.recall(benchmark.getKey(), benchmark.getValue())));
+      charts.add(
+          render(
+              "recall-" + (++i),
+              "recall",
+              ReportCharts.recall(benchmark.getKey(), benchmark.getValue())));
     }
     return charts;
   }

@@ -20,11 +20,12 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
 /**
- * What a report shows, read from the warehouse into plain values on the driver: evaluation tables are
- * small (one row per run, benchmark, subset, setting and metric), so nothing here needs to stay distributed.
+ * What a report shows, read from the warehouse into plain values on the driver: evaluation tables
+ * are small (one row per run, benchmark, subset, setting and metric), so nothing here needs to stay
+ * distributed.
  *
- * <p>Any table may be missing, empty, or lack a column of the agreed schema; then {@link #notes} says why
- * and the report shows that instead of failing.
+ * <p>Any table may be missing, empty, or lack a column of the agreed schema; then {@link #notes}
+ * says why and the report shows that instead of failing.
  */
 public record ReportData(
     List<String> scoreRuns,
@@ -39,22 +40,60 @@ public record ReportData(
   public static final String ALL = "all";
 
   /** A row of {@code scores}. */
-  public record Score(String runId, String benchmark, String subset, String setting, String model, String metric,
-      double value, long n, Double ciLow, Double ciHigh, Long syntheticTokens, String configHash,
-      List<String> promptVersions, String gitSha, String scoreRunId) {}
+  public record Score(
+      String runId,
+      String benchmark,
+      String subset,
+      String setting,
+      String model,
+      String metric,
+      double value,
+      long n,
+      Double ciLow,
+      Double ciHigh,
+      Long syntheticTokens,
+      String configHash,
+      List<String> promptVersions,
+      String gitSha,
+      String scoreRunId) {}
 
   /** A row of {@code score_comparisons}: b - a on the same questions. */
-  public record Comparison(String runIdA, String runIdB, String benchmark, String subset, String settingA,
-      String settingB, String metric, long n, double valueA, double valueB, double diff, Double ciLow, Double ciHigh,
-      Double pValue, String scoreRunId) {}
+  public record Comparison(
+      String runIdA,
+      String runIdB,
+      String benchmark,
+      String subset,
+      String settingA,
+      String settingB,
+      String metric,
+      long n,
+      double valueA,
+      double valueB,
+      double diff,
+      Double ciLow,
+      Double ciHigh,
+      Double pValue,
+      String scoreRunId) {}
 
   /** One run of a scaling sweep. */
   public record Point(String runId, long tokens, double value) {}
 
   /** A row of {@code scaling_fits}: metric = intercept + slope * ln(tokens). */
-  public record ScalingFit(String fitId, String benchmark, String setting, String metric, int nPoints, double intercept,
-      double slope, Double slopeSe, Double r2, String baselineSetting, Double baselineValue, Double crossoverTokens,
-      List<Point> points, String scoreRunId) {
+  public record ScalingFit(
+      String fitId,
+      String benchmark,
+      String setting,
+      String metric,
+      int nPoints,
+      double intercept,
+      double slope,
+      Double slopeSe,
+      Double r2,
+      String baselineSetting,
+      Double baselineValue,
+      Double crossoverTokens,
+      List<Point> points,
+      String scoreRunId) {
 
     /** The fitted metric at {@code tokens}. */
     public double predict(double tokens) {
@@ -63,21 +102,86 @@ public record ReportData(
   }
 
   /** A row of {@code retrieval_recall}. */
-  public record Recall(String runId, String benchmark, String retriever, int k, double recall, long hits, long n) {}
+  public record Recall(
+      String runId, String benchmark, String retriever, int k, double recall, long hits, long n) {}
 
   /** A row of {@code runs}, the parts a report shows. */
-  public record RunInfo(String runId, String job, String status, String configHash, String configJson, String gitSha,
-      String infuseVersion, String sparkVersion, Instant startedAt, Instant endedAt) {}
+  public record RunInfo(
+      String runId,
+      String job,
+      String status,
+      String configHash,
+      String configJson,
+      String gitSha,
+      String infuseVersion,
+      String sparkVersion,
+      Instant startedAt,
+      Instant endedAt) {}
 
-  static final List<String> SCORE_COLUMNS = List.of("run_id", "benchmark", "subset", "setting", "model", "metric",
-      "value", "n", "ci_low", "ci_high", "synthetic_tokens", "config_hash", "prompt_versions", "git_sha", "score_run_id");
-  static final List<String> COMPARISON_COLUMNS = List.of("run_id_a", "run_id_b", "benchmark", "subset", "setting_a",
-      "setting_b", "metric", "n", "value_a", "value_b", "diff", "ci_low", "ci_high", "p_value", "score_run_id");
-  static final List<String> FIT_COLUMNS = List.of("fit_id", "benchmark", "setting", "metric", "n_points", "intercept",
-      "slope", "slope_se", "r2", "baseline_setting", "baseline_value", "crossover_tokens", "points", "score_run_id");
-  static final List<String> RECALL_COLUMNS = List.of("run_id", "benchmark", "retriever", "k", "recall", "hits", "n");
-  static final List<String> RUN_COLUMNS = List.of("run_id", "job", "status", "config_hash", "config_json", "git_sha",
-      "infuse_version", "spark_version", "started_at", "ended_at");
+  static final List<String> SCORE_COLUMNS =
+      List.of(
+          "run_id",
+          "benchmark",
+          "subset",
+          "setting",
+          "model",
+          "metric",
+          "value",
+          "n",
+          "ci_low",
+          "ci_high",
+          "synthetic_tokens",
+          "config_hash",
+          "prompt_versions",
+          "git_sha",
+          "score_run_id");
+  static final List<String> COMPARISON_COLUMNS =
+      List.of(
+          "run_id_a",
+          "run_id_b",
+          "benchmark",
+          "subset",
+          "setting_a",
+          "setting_b",
+          "metric",
+          "n",
+          "value_a",
+          "value_b",
+          "diff",
+          "ci_low",
+          "ci_high",
+          "p_value",
+          "score_run_id");
+  static final List<String> FIT_COLUMNS =
+      List.of(
+          "fit_id",
+          "benchmark",
+          "setting",
+          "metric",
+          "n_points",
+          "intercept",
+          "slope",
+          "slope_se",
+          "r2",
+          "baseline_setting",
+          "baseline_value",
+          "crossover_tokens",
+          "points",
+          "score_run_id");
+  static final List<String> RECALL_COLUMNS =
+      List.of("run_id", "benchmark", "retriever", "k", "recall", "hits", "n");
+  static final List<String> RUN_COLUMNS =
+      List.of(
+          "run_id",
+          "job",
+          "status",
+          "config_hash",
+          "config_json",
+          "git_sha",
+          "infuse_version",
+          "spark_version",
+          "started_at",
+          "ended_at");
 
   /** Rows read, per table, for the run's counts. */
   public long rowsRead() {
@@ -95,48 +199,77 @@ public record ReportData(
         started.put(row.getString(0), at == null ? null : at.toInstant());
       }
     }
-    Comparator<String> byStart = Comparator.comparing((String id) -> started.getOrDefault(id, null),
-        Comparator.nullsFirst(Comparator.naturalOrder())).thenComparing(Comparator.naturalOrder());
+    Comparator<String> byStart =
+        Comparator.comparing(
+                (String id) -> started.getOrDefault(id, null),
+                Comparator.nullsFirst(Comparator.naturalOrder()))
+            .thenComparing(Comparator.naturalOrder());
 
     Dataset<Row> scoresTable = table(warehouse, "scores", SCORE_COLUMNS, notes);
-    Dataset<Row> comparisonsTable = table(warehouse, "score_comparisons", COMPARISON_COLUMNS, notes);
+    Dataset<Row> comparisonsTable =
+        table(warehouse, "score_comparisons", COMPARISON_COLUMNS, notes);
     Dataset<Row> fitsTable = table(warehouse, "scaling_fits", FIT_COLUMNS, notes);
     Dataset<Row> recallTable = table(warehouse, "retrieval_recall", RECALL_COLUMNS, notes);
 
-    List<String> scoreRuns = selectScoreRuns(config.scoreRuns(), byStart,
-        java.util.Arrays.asList(scoresTable, comparisonsTable, fitsTable));
-    List<Score> scores = rows(filterScoreRuns(scoresTable, config.scoreRuns(), scoreRuns), ReportData::score);
-    List<Comparison> comparisons = rows(filterScoreRuns(comparisonsTable, config.scoreRuns(), scoreRuns),
-        ReportData::comparison);
-    List<ScalingFit> fits = rows(filterScoreRuns(fitsTable, config.scoreRuns(), scoreRuns), ReportData::fit);
-    List<Recall> recall = selectRecall(rows(recallTable, ReportData::recall), config.retrieveRuns(), byStart);
+    List<String> scoreRuns =
+        selectScoreRuns(
+            config.scoreRuns(),
+            byStart,
+            java.util.Arrays.asList(scoresTable, comparisonsTable, fitsTable));
+    List<Score> scores =
+        rows(filterScoreRuns(scoresTable, config.scoreRuns(), scoreRuns), ReportData::score);
+    List<Comparison> comparisons =
+        rows(
+            filterScoreRuns(comparisonsTable, config.scoreRuns(), scoreRuns),
+            ReportData::comparison);
+    List<ScalingFit> fits =
+        rows(filterScoreRuns(fitsTable, config.scoreRuns(), scoreRuns), ReportData::fit);
+    List<Recall> recall =
+        selectRecall(rows(recallTable, ReportData::recall), config.retrieveRuns(), byStart);
 
-    scores.sort(Comparator.comparing(Score::benchmark).thenComparing(Score::metric).thenComparing(Score::subset)
-        .thenComparing(s -> Settings.order(s.setting())).thenComparing(Score::setting)
-        .thenComparing(s -> s.syntheticTokens() == null ? -1 : s.syntheticTokens())
-        .thenComparing(Score::runId));
-    comparisons.sort(Comparator.comparing(Comparison::benchmark).thenComparing(Comparison::metric)
-        .thenComparing(Comparison::subset).thenComparing(Comparison::settingA).thenComparing(Comparison::settingB));
-    fits.sort(Comparator.comparing(ScalingFit::benchmark).thenComparing(ScalingFit::setting)
-        .thenComparing(ScalingFit::metric).thenComparing(ScalingFit::fitId));
-    recall.sort(Comparator.comparing(Recall::benchmark).thenComparing(Recall::retriever).thenComparingInt(Recall::k)
-        .thenComparing(Recall::runId));
+    scores.sort(
+        Comparator.comparing(Score::benchmark)
+            .thenComparing(Score::metric)
+            .thenComparing(Score::subset)
+            .thenComparing(s -> Settings.order(s.setting()))
+            .thenComparing(Score::setting)
+            .thenComparing(s -> s.syntheticTokens() == null ? -1 : s.syntheticTokens())
+            .thenComparing(Score::runId));
+    comparisons.sort(
+        Comparator.comparing(Comparison::benchmark)
+            .thenComparing(Comparison::metric)
+            .thenComparing(Comparison::subset)
+            .thenComparing(Comparison::settingA)
+            .thenComparing(Comparison::settingB));
+    fits.sort(
+        Comparator.comparing(ScalingFit::benchmark)
+            .thenComparing(ScalingFit::setting)
+            .thenComparing(ScalingFit::metric)
+            .thenComparing(ScalingFit::fitId));
+    recall.sort(
+        Comparator.comparing(Recall::benchmark)
+            .thenComparing(Recall::retriever)
+            .thenComparingInt(Recall::k)
+            .thenComparing(Recall::runId));
 
-    // The runs behind every number shown: the score runs, the runs they scored, and the retrieve runs.
+    // The runs behind every number shown: the score runs, the runs they scored, and the retrieve
+    // runs.
     Set<String> involved = new LinkedHashSet<>(scoreRuns);
     scores.forEach(s -> involved.add(s.runId()));
-    comparisons.forEach(c -> {
-      involved.add(c.runIdA());
-      involved.add(c.runIdB());
-    });
+    comparisons.forEach(
+        c -> {
+          involved.add(c.runIdA());
+          involved.add(c.runIdB());
+        });
     fits.forEach(f -> f.points().forEach(p -> involved.add(p.runId())));
     recall.forEach(r -> involved.add(r.runId()));
     involved.remove(null);
     List<RunInfo> runs = new ArrayList<>();
     if (runsTable != null && !involved.isEmpty()) {
       runs = rows(runsTable.filter(col("run_id").isin(involved.toArray())), ReportData::run);
-      runs.sort(Comparator.comparing(RunInfo::startedAt, Comparator.nullsFirst(Comparator.naturalOrder()))
-          .thenComparing(RunInfo::runId));
+      runs.sort(
+          Comparator.comparing(RunInfo::startedAt, Comparator.nullsFirst(Comparator.naturalOrder()))
+              .thenComparing(RunInfo::runId));
     }
     Set<String> found = new TreeSet<>();
     runs.forEach(r -> found.add(r.runId()));
@@ -150,15 +283,20 @@ public record ReportData(
   }
 
   /**
-   * The score runs to report: those configured, or the latest one (by {@code runs.started_at}, then id) that
-   * left rows in any of the score tables; empty for {@code [all]}.
+   * The score runs to report: those configured, or the latest one (by {@code runs.started_at}, then
+   * id) that left rows in any of the score tables; empty for {@code [all]}.
    */
-  static List<String> selectScoreRuns(List<String> configured, Comparator<String> byStart, List<Dataset<Row>> tables) {
+  static List<String> selectScoreRuns(
+      List<String> configured, Comparator<String> byStart, List<Dataset<Row>> tables) {
     if (configured.equals(List.of(ALL))) {
       Set<String> all = new TreeSet<>(byStart);
       for (Dataset<Row> table : tables) {
         if (table != null) {
-          table.select("score_run_id").distinct().collectAsList().forEach(r -> all.add(r.getString(0)));
+          table
+              .select("score_run_id")
+              .distinct()
+              .collectAsList()
+              .forEach(r -> all.add(r.getString(0)));
         }
       }
       all.remove(null);
@@ -182,15 +320,19 @@ public record ReportData(
     return latest == null ? List.of() : List.of(latest);
   }
 
-  private static Dataset<Row> filterScoreRuns(Dataset<Row> table, List<String> configured, List<String> selected) {
+  private static Dataset<Row> filterScoreRuns(
+      Dataset<Row> table, List<String> configured, List<String> selected) {
     if (table == null || configured.equals(List.of(ALL))) {
       return table;
     }
     return table.filter(col("score_run_id").isin(selected.toArray()));
   }
 
-  /** Configured retrieve runs, or {@code [all]}, or the latest run of each (benchmark, retriever). */
-  static List<Recall> selectRecall(List<Recall> rows, List<String> configured, Comparator<String> byStart) {
+  /**
+   * Configured retrieve runs, or {@code [all]}, or the latest run of each (benchmark, retriever).
+   */
+  static List<Recall> selectRecall(
+      List<Recall> rows, List<String> configured, Comparator<String> byStart) {
     if (configured.equals(List.of(ALL))) {
       return rows;
     }
@@ -199,14 +341,20 @@ public record ReportData(
     }
     Map<String, String> latest = new HashMap<>();
     for (Recall r : rows) {
-      latest.merge(r.benchmark() + "\u0000" + r.retriever(), r.runId(), (a, b) -> byStart.compare(a, b) >= 0 ? a : b);
+      latest.merge(
+          r.benchmark() + "\u0000" + r.retriever(),
+          r.runId(),
+          (a, b) -> byStart.compare(a, b) >= 0 ? a : b);
     }
-    return new ArrayList<>(rows.stream()
-        .filter(r -> r.runId().equals(latest.get(r.benchmark() + "\u0000" + r.retriever()))).toList());
+    return new ArrayList<>(
+        rows.stream()
+            .filter(r -> r.runId().equals(latest.get(r.benchmark() + "\u0000" + r.retriever())))
+            .toList());
   }
 
   /** The table, or null with a note when it is missing or lacks an agreed column. */
-  private static Dataset<Row> table(Warehouse warehouse, String name, List<String> columns, Map<String, String> notes) {
+  private static Dataset<Row> table(
+      Warehouse warehouse, String name, List<String> columns, Map<String, String> notes) {
     if (!warehouse.exists(name)) {
       notes.put(name, "table " + name + " does not exist in the warehouse");
       return null;
@@ -221,7 +369,8 @@ public record ReportData(
     return table;
   }
 
-  private static void emptyNote(Map<String, String> notes, String name, List<?> rows, Dataset<Row> table) {
+  private static void emptyNote(
+      Map<String, String> notes, String name, List<?> rows, Dataset<Row> table) {
     if (table != null && rows.isEmpty()) {
       notes.put(name, "table " + name + " has no rows for the selected runs");
     }
@@ -238,44 +387,99 @@ public record ReportData(
   }
 
   private static Score score(Row r) {
-    return new Score(r.getAs("run_id"), r.getAs("benchmark"), r.getAs("subset"), r.getAs("setting"), r.getAs("model"),
-        r.getAs("metric"), number(r, "value"), whole(r, "n"), nullableNumber(r, "ci_low"), nullableNumber(r, "ci_high"),
-        nullableWhole(r, "synthetic_tokens"), r.getAs("config_hash"), strings(r, "prompt_versions"), r.getAs("git_sha"),
+    return new Score(
+        r.getAs("run_id"),
+        r.getAs("benchmark"),
+        r.getAs("subset"),
+        r.getAs("setting"),
+        r.getAs("model"),
+        r.getAs("metric"),
+        number(r, "value"),
+        whole(r, "n"),
+        nullableNumber(r, "ci_low"),
+        nullableNumber(r, "ci_high"),
+        nullableWhole(r, "synthetic_tokens"),
+        r.getAs("config_hash"),
+        strings(r, "prompt_versions"),
+        r.getAs("git_sha"),
         r.getAs("score_run_id"));
   }
 
   private static Comparison comparison(Row r) {
-    return new Comparison(r.getAs("run_id_a"), r.getAs("run_id_b"), r.getAs("benchmark"), r.getAs("subset"),
-        r.getAs("setting_a"), r.getAs("setting_b"), r.getAs("metric"), whole(r, "n"), number(r, "value_a"),
-        number(r, "value_b"), number(r, "diff"), nullableNumber(r, "ci_low"), nullableNumber(r, "ci_high"),
-        nullableNumber(r, "p_value"), r.getAs("score_run_id"));
+    return new Comparison(
+        r.getAs("run_id_a"),
+        r.getAs("run_id_b"),
+        r.getAs("benchmark"),
+        r.getAs("subset"),
+        r.getAs("setting_a"),
+        r.getAs("setting_b"),
+        r.getAs("metric"),
+        whole(r, "n"),
+        number(r, "value_a"),
+        number(r, "value_b"),
+        number(r, "diff"),
+        nullableNumber(r, "ci_low"),
+        nullableNumber(r, "ci_high"),
+        nullableNumber(r, "p_value"),
+        r.getAs("score_run_id"));
   }
 
   private static ScalingFit fit(Row r) {
     List<Point> points = new ArrayList<>();
-    List<Row> raw = r.isNullAt(r.fieldIndex("points")) ? List.of() : r.getList(r.fieldIndex("points"));
+    List<Row> raw =
+        r.isNullAt(r.fieldIndex("points")) ? List.of() : r.getList(r.fieldIndex("points"));
     for (Row p : raw) {
-      points.add(new Point(p.getAs("run_id"), ((Number) p.getAs("tokens")).longValue(),
-          ((Number) p.getAs("value")).doubleValue()));
+      points.add(
+          new Point(
+              p.getAs("run_id"),
+              ((Number) p.getAs("tokens")).longValue(),
+              ((Number) p.getAs("value")).doubleValue()));
     }
-    points.sort(Comparator.comparingLong(Point::tokens).thenComparing(Point::runId, Comparator.nullsFirst(Comparator.naturalOrder())));
-    return new ScalingFit(r.getAs("fit_id"), r.getAs("benchmark"), r.getAs("setting"), r.getAs("metric"),
-        (int) whole(r, "n_points"), number(r, "intercept"), number(r, "slope"), nullableNumber(r, "slope_se"),
-        nullableNumber(r, "r2"), r.getAs("baseline_setting"), nullableNumber(r, "baseline_value"),
-        nullableNumber(r, "crossover_tokens"), points, r.getAs("score_run_id"));
+    points.sort(
+        Comparator.comparingLong(Point::tokens)
+            .thenComparing(Point::runId, Comparator.nullsFirst(Comparator.naturalOrder())));
+    return new ScalingFit(
+        r.getAs("fit_id"),
+        r.getAs("benchmark"),
+        r.getAs("setting"),
+        r.getAs("metric"),
+        (int) whole(r, "n_points"),
+        number(r, "intercept"),
+        number(r, "slope"),
+        nullableNumber(r, "slope_se"),
+        nullableNumber(r, "r2"),
+        r.getAs("baseline_setting"),
+        nullableNumber(r, "baseline_value"),
+        nullableNumber(r, "crossover_tokens"),
+        points,
+        r.getAs("score_run_id"));
   }
 
   private static Recall recall(Row r) {
-    return new Recall(r.getAs("run_id"), r.getAs("benchmark"), r.getAs("retriever"), (int) whole(r, "k"),
-        number(r, "recall"), whole(r, "hits"), whole(r, "n"));
+    return new Recall(
+        r.getAs("run_id"),
+        r.getAs("benchmark"),
+        r.getAs("retriever"),
+        (int) whole(r, "k"),
+        number(r, "recall"),
+        whole(r, "hits"),
+        whole(r, "n"));
   }
 
   private static RunInfo run(Row r) {
     Timestamp started = r.getAs("started_at");
     Timestamp ended = r.getAs("ended_at");
-    return new RunInfo(r.getAs("run_id"), r.getAs("job"), r.getAs("status"), r.getAs("config_hash"),
-        r.getAs("config_json"), r.getAs("git_sha"), r.getAs("infuse_version"), r.getAs("spark_version"),
-        started == null ? null : started.toInstant(), ended == null ? null : ended.toInstant());
+    return new RunInfo(
+        r.getAs("run_id"),
+        r.getAs("job"),
+        r.getAs("status"),
+        r.getAs("config_hash"),
+        r.getAs("config_json"),
+        r.getAs("git_sha"),
+        r.getAs("infuse_version"),
+        r.getAs("spark_version"),
+        started == null ? null : started.toInstant(),
+        ended == null ? null : ended.toInstant());
   }
 
   private static double number(Row r, String column) {

@@ -2,7 +2,9 @@ package dev.infuse.jobs.report;
 
 import java.util.Locale;
 
-/** How the report writes numbers and text into HTML; report.json keeps the full-precision values. */
+/**
+ * How the report writes numbers and text into HTML; report.json keeps the full-precision values.
+ */
 public final class ReportFormat {
   /** Shown for a missing (null or NaN) number. */
   public static final String NONE = "–";
@@ -34,7 +36,9 @@ public final class ReportFormat {
     return value == null || value.isNaN() ? NONE : String.format(Locale.ROOT, "%.4f", value);
   }
 
-  /** A p-value: four decimals, or "&lt; 0.0001" for smaller ones (as text, escaped by the caller). */
+  /**
+   * A p-value: four decimals, or "&lt; 0.0001" for smaller ones (as text, escaped by the caller).
+   */
   public static String pValue(Double value) {
     if (value == null || value.isNaN()) {
       return NONE;
@@ -62,8 +66,12 @@ public final class ReportFormat {
       v /= 1000;
       unit++;
     }
-    String digits = unit == 0 && v == Math.rint(v) ? String.format(Locale.ROOT, "%d", (long) v)
-        : String.format(Locale.ROOT, "%.4g", v).replaceFirst("(\\.\\d*?)0+$", "$1").replaceFirst("\\.$", "");
+    String digits =
+        unit == 0 && v == Math.rint(v)
+            ? String.format(Locale.ROOT, "%d", (long) v)
+            : String.format(Locale.ROOT, "%.4g", v)
+                .replaceFirst("(\\.\\d*?)0+$", "$1")
+                .replaceFirst("\\.$", "");
     return digits + units[unit];
   }
 }

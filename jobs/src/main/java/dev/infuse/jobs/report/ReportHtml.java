@@ -14,15 +14,17 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * The report as one self-contained HTML page: inline CSS, charts as PNG data URIs, and a content security
- * policy that forbids every fetch, so the page renders the same offline, from a mail attachment or a bucket.
- * Every piece of text from the tables is escaped.
+ * The report as one self-contained HTML page: inline CSS, charts as PNG data URIs, and a content
+ * security policy that forbids every fetch, so the page renders the same offline, from a mail
+ * attachment or a bucket. Every piece of text from the tables is escaped.
  *
- * <p>A few lines of inline script mark each chart {@code data-decoded="true"} once the browser has decoded
- * it (naturalWidth &gt; 0), and the body {@code data-charts-decoded="N/M"}: the browser test reads these.
+ * <p>A few lines of inline script mark each chart {@code data-decoded="true"} once the browser has
+ * decoded it (naturalWidth &gt; 0), and the body {@code data-charts-decoded="N/M"}: the browser
+ * test reads these.
  */
 public final class ReportHtml {
-  private static final String CSS = """
+  private static final String CSS =
+      """
       body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:1100px;color:#222;padding:0 1rem}
       h1{margin-bottom:.2rem}h2{margin-top:2.2rem;border-bottom:1px solid #ccc;padding-bottom:.2rem}
       .meta{color:#555;font-size:.9rem}.note{background:#fff6e0;border-left:4px solid #e0a000;padding:.4rem .8rem}
@@ -33,7 +35,8 @@ public final class ReportHtml {
       code{font-size:.8rem}
       """;
 
-  private static final String SCRIPT = """
+  private static final String SCRIPT =
+      """
       window.addEventListener('load', function () {
         var images = document.querySelectorAll('img.chart'), decoded = 0;
         images.forEach(function (img) {
@@ -49,30 +52,47 @@ public final class ReportHtml {
   private ReportHtml() {}
 
   /** The page for {@code data} with its rendered {@code charts}. */
-  public static String render(String title, String reportRunId, Instant generatedAt, ReportData data, List<Chart> charts) {
+  public static String render(
+      String title, String reportRunId, Instant generatedAt, ReportData data, List<Chart> charts) {
     StringBuilder h = new StringBuilder(64 * 1024);
     h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-        .append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:;"
-            + " style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n")
+        .append(
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:;"
+                + " style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n")
         .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-        .append("<title>").append(html(title)).append("</title>\n<style>\n").append(CSS).append("</style>\n</head>\n")
-        .append("<body data-report=\"infuse\" data-charts=\"").append(charts.size()).append("\">\n")
-        .append("<h1>").append(html(title)).append("</h1>\n")
-        .append("<p class=\"meta\">Generated ").append(html(generatedAt.toString())).append(" by run <code>")
-        .append(html(reportRunId)).append("</code>. Score runs: ")
+        .append("<title>")
+        .append(html(title))
+        .append("</title>\n<style>\n")
+        .append(CSS)
+        .append("</style>\n</head>\n")
+        .append("<body data-report=\"infuse\" data-charts=\"")
+        .append(charts.size())
+        .append("\">\n")
+        .append("<h1>")
+        .append(html(title))
+        .append("</h1>\n")
+        .append("<p class=\"meta\">Generated ")
+        .append(html(generatedAt.toString()))
+        .append(" by run <code>")
+        .append(html(reportRunId))
+        .append("</code>. Score runs: ")
         .append(data.scoreRuns().isEmpty() ? "none" : codes(data.scoreRuns()))
         .append(". Every number here is also in <code>report.json</code>.</p>\n");
     for (var note : data.notes().entrySet()) {
-      h.append("<p class=\"note\" data-table=\"").append(html(note.getKey())).append("\">")
-          .append(html(note.getValue())).append(".</p>\n");
+      h.append("<p class=\"note\" data-table=\"")
+          .append(html(note.getKey()))
+          .append("\">")
+          .append(html(note.getValue()))
+          .append(".</p>\n");
     }
 
     h.append("<section id=\"scaling\">\n<h2>Scaling with synthetic tokens</h2>\n");
     if (data.fits().isEmpty()) {
       h.append("<p class=\"note\">No scaling fits to show.</p>\n");
     } else {
-      h.append("<p>Fit: metric = a + b&middot;ln(tokens); the slope b is per unit of natural log of tokens."
-          + " The crossover is where the fitted line reaches the baseline.</p>\n");
+      h.append(
+          "<p>Fit: metric = a + b&middot;ln(tokens); the slope b is per unit of natural log of tokens."
+              + " The crossover is where the fitted line reaches the baseline.</p>\n");
       figures(h, charts, "scaling");
       scalingTables(h, data.fits());
     }
@@ -91,7 +111,8 @@ public final class ReportHtml {
     if (data.comparisons().isEmpty()) {
       h.append("<p class=\"note\">No paired comparisons to show.</p>\n");
     } else {
-      h.append("<p>Paired bootstrap over the same questions: diff = b &minus; a, 95% CI and two-sided p-value.</p>\n");
+      h.append(
+          "<p>Paired bootstrap over the same questions: diff = b &minus; a, 95% CI and two-sided p-value.</p>\n");
       comparisonsTable(h, data.comparisons());
     }
     h.append("</section>\n");
@@ -118,36 +139,64 @@ public final class ReportHtml {
       if (!chart.section().equals(section)) {
         continue;
       }
-      h.append("<figure id=\"").append(html(chart.id())).append("\"><img class=\"chart\" width=\"")
-          .append(ReportCharts.WIDTH).append("\" height=\"").append(ReportCharts.HEIGHT).append("\" alt=\"")
-          .append(html(chart.title())).append("\" src=\"data:image/png;base64,")
-          .append(Base64.getEncoder().encodeToString(chart.png())).append("\"><figcaption>")
-          .append(html(chart.title())).append("</figcaption></figure>\n");
+      h.append("<figure id=\"")
+          .append(html(chart.id()))
+          .append("\"><img class=\"chart\" width=\"")
+          .append(ReportCharts.WIDTH)
+          .append("\" height=\"")
+          .append(ReportCharts.HEIGHT)
+          .append("\" alt=\"")
+          .append(html(chart.title()))
+          .append("\" src=\"data:image/png;base64,")
+          .append(Base64.getEncoder().encodeToString(chart.png()))
+          .append("\"><figcaption>")
+          .append(html(chart.title()))
+          .append("</figcaption></figure>\n");
     }
   }
 
   private static void scalingTables(StringBuilder h, List<ScalingFit> fits) {
-    h.append("<table id=\"scaling-fits\">\n<thead><tr><th>benchmark</th><th>setting</th><th>metric</th><th>points</th>"
-        + "<th>intercept a</th><th>slope b</th><th>slope SE</th><th>R&sup2;</th><th>baseline</th><th>crossover tokens</th>"
-        + "<th>fit id</th></tr></thead>\n<tbody>\n");
+    h.append(
+        "<table id=\"scaling-fits\">\n<thead><tr><th>benchmark</th><th>setting</th><th>metric</th><th>points</th>"
+            + "<th>intercept a</th><th>slope b</th><th>slope SE</th><th>R&sup2;</th><th>baseline</th><th>crossover tokens</th>"
+            + "<th>fit id</th></tr></thead>\n<tbody>\n");
     for (ScalingFit f : fits) {
       h.append("<tr data-fit-id=\"").append(html(f.fitId())).append("\">");
       cells(h, f.benchmark(), f.setting(), f.metric());
-      nums(h, String.valueOf(f.nPoints()), number(f.intercept()), number(f.slope()), number(f.slopeSe()), number(f.r2()));
-      cells(h, f.baselineValue() == null ? ReportFormat.NONE
-          : (f.baselineSetting() == null ? "" : f.baselineSetting() + " ") + number(f.baselineValue()));
-      nums(h, f.crossoverTokens() == null ? ReportFormat.NONE : ReportFormat.compact(f.crossoverTokens()));
+      nums(
+          h,
+          String.valueOf(f.nPoints()),
+          number(f.intercept()),
+          number(f.slope()),
+          number(f.slopeSe()),
+          number(f.r2()));
+      cells(
+          h,
+          f.baselineValue() == null
+              ? ReportFormat.NONE
+              : (f.baselineSetting() == null ? "" : f.baselineSetting() + " ")
+                  + number(f.baselineValue()));
+      nums(
+          h,
+          f.crossoverTokens() == null
+              ? ReportFormat.NONE
+              : ReportFormat.compact(f.crossoverTokens()));
       cells(h, f.fitId());
       h.append("</tr>\n");
     }
     h.append("</tbody></table>\n");
-    h.append("<table id=\"scaling-points\">\n<thead><tr><th>fit id</th><th>run</th><th>synthetic tokens</th>"
-        + "<th>value</th><th>fitted</th></tr></thead>\n<tbody>\n");
+    h.append(
+        "<table id=\"scaling-points\">\n<thead><tr><th>fit id</th><th>run</th><th>synthetic tokens</th>"
+            + "<th>value</th><th>fitted</th></tr></thead>\n<tbody>\n");
     for (ScalingFit f : fits) {
       for (Point p : f.points()) {
         h.append("<tr>");
         cells(h, f.fitId(), p.runId());
-        nums(h, String.valueOf(p.tokens()), number(p.value()), p.tokens() > 0 ? number(f.predict(p.tokens())) : ReportFormat.NONE);
+        nums(
+            h,
+            String.valueOf(p.tokens()),
+            number(p.value()),
+            p.tokens() > 0 ? number(f.predict(p.tokens())) : ReportFormat.NONE);
         h.append("</tr>\n");
       }
     }
@@ -155,13 +204,18 @@ public final class ReportHtml {
   }
 
   private static void scoresTable(StringBuilder h, List<Score> scores) {
-    h.append("<table id=\"scores\">\n<thead><tr><th>benchmark</th><th>subset</th><th>setting</th><th>model</th>"
-        + "<th>metric</th><th>value</th><th>95% CI</th><th>n</th><th>synthetic tokens</th><th>prompt versions</th>"
-        + "<th>run</th></tr></thead>\n<tbody>\n");
+    h.append(
+        "<table id=\"scores\">\n<thead><tr><th>benchmark</th><th>subset</th><th>setting</th><th>model</th>"
+            + "<th>metric</th><th>value</th><th>95% CI</th><th>n</th><th>synthetic tokens</th><th>prompt versions</th>"
+            + "<th>run</th></tr></thead>\n<tbody>\n");
     for (Score s : scores) {
       h.append("<tr>");
       cells(h, s.benchmark(), s.subset(), s.setting(), s.model(), s.metric());
-      nums(h, number(s.value()), ci(s.ciLow(), s.ciHigh()), String.valueOf(s.n()),
+      nums(
+          h,
+          number(s.value()),
+          ci(s.ciLow(), s.ciHigh()),
+          String.valueOf(s.n()),
           s.syntheticTokens() == null ? ReportFormat.NONE : String.valueOf(s.syntheticTokens()));
       cells(h, String.join(", ", s.promptVersions()), s.runId());
       h.append("</tr>\n");
@@ -170,13 +224,20 @@ public final class ReportHtml {
   }
 
   private static void comparisonsTable(StringBuilder h, List<Comparison> comparisons) {
-    h.append("<table id=\"comparisons\">\n<thead><tr><th>benchmark</th><th>subset</th><th>metric</th><th>a</th><th>b</th>"
-        + "<th>n</th><th>value a</th><th>value b</th><th>diff (b &minus; a)</th><th>95% CI</th><th>p</th>"
-        + "<th>runs (a, b)</th></tr></thead>\n<tbody>\n");
+    h.append(
+        "<table id=\"comparisons\">\n<thead><tr><th>benchmark</th><th>subset</th><th>metric</th><th>a</th><th>b</th>"
+            + "<th>n</th><th>value a</th><th>value b</th><th>diff (b &minus; a)</th><th>95% CI</th><th>p</th>"
+            + "<th>runs (a, b)</th></tr></thead>\n<tbody>\n");
     for (Comparison c : comparisons) {
       h.append("<tr>");
       cells(h, c.benchmark(), c.subset(), c.metric(), c.settingA(), c.settingB());
-      nums(h, String.valueOf(c.n()), number(c.valueA()), number(c.valueB()), number(c.diff()), ci(c.ciLow(), c.ciHigh()),
+      nums(
+          h,
+          String.valueOf(c.n()),
+          number(c.valueA()),
+          number(c.valueB()),
+          number(c.diff()),
+          ci(c.ciLow(), c.ciHigh()),
           ReportFormat.pValue(c.pValue()));
       cells(h, c.runIdA() + ", " + c.runIdB());
       h.append("</tr>\n");
@@ -185,12 +246,18 @@ public final class ReportHtml {
   }
 
   private static void recallTable(StringBuilder h, List<Recall> recall) {
-    h.append("<table id=\"recall-table\">\n<thead><tr><th>benchmark</th><th>retriever</th><th>k</th><th>recall@k</th>"
-        + "<th>hits</th><th>n</th><th>run</th></tr></thead>\n<tbody>\n");
+    h.append(
+        "<table id=\"recall-table\">\n<thead><tr><th>benchmark</th><th>retriever</th><th>k</th><th>recall@k</th>"
+            + "<th>hits</th><th>n</th><th>run</th></tr></thead>\n<tbody>\n");
     for (Recall r : recall) {
       h.append("<tr>");
       cells(h, r.benchmark(), r.retriever());
-      nums(h, String.valueOf(r.k()), number(r.recall()), String.valueOf(r.hits()), String.valueOf(r.n()));
+      nums(
+          h,
+          String.valueOf(r.k()),
+          number(r.recall()),
+          String.valueOf(r.hits()),
+          String.valueOf(r.n()));
       cells(h, r.runId());
       h.append("</tr>\n");
     }
@@ -201,24 +268,39 @@ public final class ReportHtml {
     if (runs.isEmpty()) {
       h.append("<p class=\"note\">No runs to show.</p>\n");
     } else {
-      h.append("<table id=\"runs-table\">\n<thead><tr><th>run</th><th>job</th><th>status</th><th>started (UTC)</th>"
-          + "<th>git sha</th><th>infuse</th><th>spark</th><th>config hash</th><th>config</th></tr></thead>\n<tbody>\n");
+      h.append(
+          "<table id=\"runs-table\">\n<thead><tr><th>run</th><th>job</th><th>status</th><th>started (UTC)</th>"
+              + "<th>git sha</th><th>infuse</th><th>spark</th><th>config hash</th><th>config</th></tr></thead>\n<tbody>\n");
       for (RunInfo r : runs) {
         h.append("<tr>");
-        cells(h, r.runId(), r.job(), r.status(), r.startedAt() == null ? "" : r.startedAt().toString(), r.gitSha(),
-            r.infuseVersion(), r.sparkVersion(), r.configHash());
-        h.append("<td><details><summary>config</summary><pre>").append(html(r.configJson())).append("</pre></details></td>");
+        cells(
+            h,
+            r.runId(),
+            r.job(),
+            r.status(),
+            r.startedAt() == null ? "" : r.startedAt().toString(),
+            r.gitSha(),
+            r.infuseVersion(),
+            r.sparkVersion(),
+            r.configHash());
+        h.append("<td><details><summary>config</summary><pre>")
+            .append(html(r.configJson()))
+            .append("</pre></details></td>");
         h.append("</tr>\n");
       }
       h.append("</tbody></table>\n");
     }
     if (!notFound.isEmpty()) {
-      h.append("<p class=\"note\">Not in the runs table: ").append(codes(notFound)).append(".</p>\n");
+      h.append("<p class=\"note\">Not in the runs table: ")
+          .append(codes(notFound))
+          .append(".</p>\n");
     }
   }
 
   private static String ci(Double low, Double high) {
-    return low == null && high == null ? ReportFormat.NONE : "[" + number(low) + ", " + number(high) + "]";
+    return low == null && high == null
+        ? ReportFormat.NONE
+        : "[" + number(low) + ", " + number(high) + "]";
   }
 
   private static String codes(List<String> ids) {

@@ -16,14 +16,16 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * {@code report}: reads {@code scores}, {@code score_comparisons}, {@code scaling_fits},
- * {@code retrieval_recall} and {@code runs}, and writes {@code report.html} (self-contained: inline CSS,
- * charts as PNG data URIs, no network) and {@code report.json} (every number in the report) to one directory.
+ * {@code report}: reads {@code scores}, {@code score_comparisons}, {@code scaling_fits}, {@code
+ * retrieval_recall} and {@code runs}, and writes {@code report.html} (self-contained: inline CSS,
+ * charts as PNG data URIs, no network) and {@code report.json} (every number in the report) to one
+ * directory.
  *
  * <p>The directory is {@code report.output}, relative to the warehouse when relative; by default
- * {@code reports/<score run id>} under the warehouse, so reporting the same score run again replaces its
- * report. A missing or empty table is said in the report, never a failure. The files are written through
- * Hadoop's FileSystem, so the directory may be on any store the warehouse may be on.
+ * {@code reports/<score run id>} under the warehouse, so reporting the same score run again
+ * replaces its report. A missing or empty table is said in the report, never a failure. The files
+ * are written through Hadoop's FileSystem, so the directory may be on any store the warehouse may
+ * be on.
  */
 public final class ReportJob {
   public static final String NAME = "report";
@@ -55,9 +57,16 @@ public final class ReportJob {
     details.put("runs", (long) data.runs().size());
     details.put("charts", (long) charts.size());
     var out = run.out();
-    out.printf(Locale.ROOT, "report: %d score(s), %d comparison(s), %d scaling fit(s), %d recall row(s), %d run(s);"
-        + " %d chart(s)%n", data.scores().size(), data.comparisons().size(), data.fits().size(), data.recall().size(),
-        data.runs().size(), charts.size());
+    out.printf(
+        Locale.ROOT,
+        "report: %d score(s), %d comparison(s), %d scaling fit(s), %d recall row(s), %d run(s);"
+            + " %d chart(s)%n",
+        data.scores().size(),
+        data.comparisons().size(),
+        data.fits().size(),
+        data.recall().size(),
+        data.runs().size(),
+        charts.size());
     data.notes().values().forEach(note -> out.println("  note: " + note));
     out.println("  report: " + display(new Path(dir, HTML)));
     out.println("  numbers: " + display(new Path(dir, JSON)));
@@ -67,22 +76,27 @@ public final class ReportJob {
   }
 
   /**
-   * Where the report goes: {@code output} (relative to the warehouse root when relative), or
-   * {@code reports/<the one score run>} under the warehouse, or {@code reports/<report run id>} when the
+   * Where the report goes: {@code output} (relative to the warehouse root when relative), or {@code
+   * reports/<the one score run>} under the warehouse, or {@code reports/<report run id>} when the
    * report covers no score run or several.
    */
-  public static Path outputDir(String warehouseRoot, String output, List<String> scoreRuns, String reportRunId) {
+  public static Path outputDir(
+      String warehouseRoot, String output, List<String> scoreRuns, String reportRunId) {
     if (output == null) {
-      return new Path(warehouseRoot, "reports/" + (scoreRuns.size() == 1 ? scoreRuns.get(0) : reportRunId));
+      return new Path(
+          warehouseRoot, "reports/" + (scoreRuns.size() == 1 ? scoreRuns.get(0) : reportRunId));
     }
     Path path = new Path(output);
-    return path.isAbsolute() || path.toUri().getScheme() != null ? path : new Path(warehouseRoot, output);
+    return path.isAbsolute() || path.toUri().getScheme() != null
+        ? path
+        : new Path(warehouseRoot, output);
   }
 
   private void write(Path file, String text) {
     try {
       if ("file".equals(file.toUri().getScheme())) {
-        // Plain java.nio locally: Hadoop's local file system would leave .crc files beside the report.
+        // Plain java.nio locally: Hadoop's local file system would leave .crc files beside the
+        // report.
         java.nio.file.Path local = java.nio.file.Path.of(file.toUri());
         java.nio.file.Files.createDirectories(local.getParent());
         java.nio.file.Files.writeString(local, text, StandardCharsets.UTF_8);

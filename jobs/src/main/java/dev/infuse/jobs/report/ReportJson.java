@@ -17,15 +17,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * report.json: every number the report shows, at full precision and with the table's column names, so a
- * reader (or a notebook) can check or re-plot the report without parsing HTML. NaN is written as null.
+ * report.json: every number the report shows, at full precision and with the table's column names,
+ * so a reader (or a notebook) can check or re-plot the report without parsing HTML. NaN is written
+ * as null.
  */
 public final class ReportJson {
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private ReportJson() {}
 
-  public static String render(String title, String reportRunId, Instant generatedAt, ReportData data, List<Chart> charts) {
+  public static String render(
+      String title, String reportRunId, Instant generatedAt, ReportData data, List<Chart> charts) {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("title", title);
     root.put("report_run_id", reportRunId);

@@ -16,19 +16,26 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * What the {@code index} job built, in {@code <warehouse>/_indexes/bm25/manifest.json}: the build directory
- * holding the shards' Lucene files and the corpus term statistics, the {@code chunks} version it was
- * built from (so {@code retrieve} can refuse a stale index), and per corpus its shard count and collection
- * statistics. The manifest is written last and replaced whole, so it always names a complete build.
+ * What the {@code index} job built, in {@code <warehouse>/_indexes/bm25/manifest.json}: the build
+ * directory holding the shards' Lucene files and the corpus term statistics, the {@code chunks}
+ * version it was built from (so {@code retrieve} can refuse a stale index), and per corpus its
+ * shard count and collection statistics. The manifest is written last and replaced whole, so it
+ * always names a complete build.
  *
  * @param build the build directory, relative to the manifest's directory
  */
-public record IndexManifest(String analyzer, long chunksVersion, int chunksPerShard, String build,
+public record IndexManifest(
+    String analyzer,
+    long chunksVersion,
+    int chunksPerShard,
+    String build,
     Map<String, CorpusShards> corpora) {
 
-  /** One corpus: its shard count, chunk count and BM25 collection statistics summed over its shards. */
-  public record CorpusShards(int shards, long chunks, long maxDoc, long docCount, long sumDocFreq,
-      long sumTotalTermFreq) {
+  /**
+   * One corpus: its shard count, chunk count and BM25 collection statistics summed over its shards.
+   */
+  public record CorpusShards(
+      int shards, long chunks, long maxDoc, long docCount, long sumDocFreq, long sumTotalTermFreq) {
     /** The collection part of the corpus statistics; term counts are looked up per query batch. */
     public Bm25Statistics statistics(Map<String, Bm25Statistics.TermCounts> terms) {
       return new Bm25Statistics(maxDoc, docCount, sumDocFreq, sumTotalTermFreq, terms);
@@ -36,9 +43,10 @@ public record IndexManifest(String analyzer, long chunksVersion, int chunksPerSh
   }
 
   static final String FILE = "manifest.json";
-  private static final ObjectMapper JSON = new ObjectMapper()
-      .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-      .enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON =
+      new ObjectMapper()
+          .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+          .enable(SerializationFeature.INDENT_OUTPUT);
 
   public IndexManifest {
     corpora = new TreeMap<>(corpora);

@@ -14,25 +14,28 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Turns a partition of questions into queries: the question's analyzed tokens (for BM25) and, when the
- * retriever is dense or hybrid, its embedding from the JVM's shared embedder ({@link ExecutorModels}),
- * in batches. Input rows are {@code (question_id, benchmark, corpus, scope_doc_id, question, gold)}.
+ * Turns a partition of questions into queries: the question's analyzed tokens (for BM25) and, when
+ * the retriever is dense or hybrid, its embedding from the JVM's shared embedder ({@link
+ * ExecutorModels}), in batches. Input rows are {@code (question_id, benchmark, corpus,
+ * scope_doc_id, question, gold)}.
  */
 final class QueryRows implements FlatMapFunction<Iterator<Row>, Row> {
   private static final long serialVersionUID = 1L;
   private static final int WINDOW = 512;
 
-  static final StructType SCHEMA = new StructType()
-      .add("question_id", DataTypes.StringType, false)
-      .add("benchmark", DataTypes.StringType, false)
-      .add("corpus", DataTypes.StringType, false)
-      .add("scope_doc_id", DataTypes.StringType, true)
-      .add("tokens", DataTypes.createArrayType(DataTypes.StringType, false), false)
-      .add("vector", DataTypes.createArrayType(DataTypes.FloatType, false), true)
-      .add("gold", DataTypes.createArrayType(DataTypes.StringType, false), true);
+  static final StructType SCHEMA =
+      new StructType()
+          .add("question_id", DataTypes.StringType, false)
+          .add("benchmark", DataTypes.StringType, false)
+          .add("corpus", DataTypes.StringType, false)
+          .add("scope_doc_id", DataTypes.StringType, true)
+          .add("tokens", DataTypes.createArrayType(DataTypes.StringType, false), false)
+          .add("vector", DataTypes.createArrayType(DataTypes.FloatType, false), true)
+          .add("gold", DataTypes.createArrayType(DataTypes.StringType, false), true);
 
   /** Null when no query is embedded (BM25 only). */
   private final ModelSpec<TextEmbedder> embedder;
+
   private final String modelId;
 
   QueryRows(ModelSpec<TextEmbedder> embedder, String modelId) {
@@ -48,8 +51,13 @@ final class QueryRows implements FlatMapFunction<Iterator<Row>, Row> {
     }
     TextEmbedder model = embedder == null ? null : ExecutorModels.get(embedder);
     if (model != null && !model.modelId().equals(modelId)) {
-      throw new IllegalStateException("this executor's embedder is " + model.modelId() + " but the chunks were embedded"
-          + " with " + modelId + "; every executor must see the same model files");
+      throw new IllegalStateException(
+          "this executor's embedder is "
+              + model.modelId()
+              + " but the chunks were embedded"
+              + " with "
+              + modelId
+              + "; every executor must see the same model files");
     }
     while (questions.hasNext()) {
       List<Row> window = new ArrayList<>(WINDOW);
@@ -69,8 +77,15 @@ final class QueryRows implements FlatMapFunction<Iterator<Row>, Row> {
             vector[d] = vectors[i][d];
           }
         }
-        out.add(RowFactory.create(q.getString(0), q.getString(1), q.getString(2), q.getString(3),
-            Bm25Index.tokens(q.getString(4)).toArray(String[]::new), vector, q.isNullAt(5) ? null : q.getList(5).toArray()));
+        out.add(
+            RowFactory.create(
+                q.getString(0),
+                q.getString(1),
+                q.getString(2),
+                q.getString(3),
+                Bm25Index.tokens(q.getString(4)).toArray(String[]::new),
+                vector,
+                q.isNullAt(5) ? null : q.getList(5).toArray()));
       }
     }
     return out.iterator();

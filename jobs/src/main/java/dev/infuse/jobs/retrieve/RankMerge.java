@@ -18,28 +18,31 @@ import org.apache.spark.sql.types.StructType;
 import scala.Tuple2;
 
 /**
- * One question's shard results into its final ranking: each ranking's global top from the shards' local
- * tops ({@link TopK#merge}), fused by RRF for hybrid, cut to k. Emits one {@code chunk} row per rank and
- * one {@code question} row with the rank of the first gold-evidence chunk ({@link RecallAtK}): -1 when
- * the question has no known evidence, 0 when none was retrieved.
+ * One question's shard results into its final ranking: each ranking's global top from the shards'
+ * local tops ({@link TopK#merge}), fused by RRF for hybrid, cut to k. Emits one {@code chunk} row
+ * per rank and one {@code question} row with the rank of the first gold-evidence chunk ({@link
+ * RecallAtK}): -1 when the question has no known evidence, 0 when none was retrieved.
  *
- * <p>Per question: shard rows {@link ShardSearch#SCHEMA} and its query row {@code (question_id, benchmark, gold)}.
+ * <p>Per question: shard rows {@link ShardSearch#SCHEMA} and its query row {@code (question_id,
+ * benchmark, gold)}.
  */
-final class RankMerge implements FlatMapFunction<Tuple2<String, Tuple2<Iterable<Row>, Iterable<Row>>>, Row> {
+final class RankMerge
+    implements FlatMapFunction<Tuple2<String, Tuple2<Iterable<Row>, Iterable<Row>>>, Row> {
   private static final long serialVersionUID = 1L;
 
   static final String CHUNK = "chunk";
   static final String QUESTION = "question";
 
-  static final StructType SCHEMA = new StructType()
-      .add("kind", DataTypes.StringType, false)
-      .add("question_id", DataTypes.StringType, false)
-      .add("benchmark", DataTypes.StringType, false)
-      .add("rank", DataTypes.IntegerType, true)
-      .add("chunk_id", DataTypes.StringType, true)
-      .add("doc_id", DataTypes.StringType, true)
-      .add("score", DataTypes.DoubleType, true)
-      .add("gold_rank", DataTypes.IntegerType, true);
+  static final StructType SCHEMA =
+      new StructType()
+          .add("kind", DataTypes.StringType, false)
+          .add("question_id", DataTypes.StringType, false)
+          .add("benchmark", DataTypes.StringType, false)
+          .add("rank", DataTypes.IntegerType, true)
+          .add("chunk_id", DataTypes.StringType, true)
+          .add("doc_id", DataTypes.StringType, true)
+          .add("score", DataTypes.DoubleType, true)
+          .add("gold_rank", DataTypes.IntegerType, true);
 
   private final SearchSettings settings;
 
@@ -52,7 +55,8 @@ final class RankMerge implements FlatMapFunction<Tuple2<String, Tuple2<Iterable<
     String questionId = question._1();
     Iterator<Row> info = question._2()._2().iterator();
     if (!info.hasNext()) {
-      throw new IllegalStateException("shard results for question " + questionId + " without its query");
+      throw new IllegalStateException(
+          "shard results for question " + questionId + " without its query");
     }
     Row query = info.next();
     List<ScoredChunk> bm25 = new ArrayList<>();
@@ -66,7 +70,16 @@ final class RankMerge implements FlatMapFunction<Tuple2<String, Tuple2<Iterable<
     String benchmark = query.getString(1);
     for (int i = 0; i < ranked.size(); i++) {
       ScoredChunk chunk = ranked.get(i);
-      out.add(RowFactory.create(CHUNK, questionId, benchmark, i + 1, chunk.chunkId(), chunk.docId(), chunk.score(), null));
+      out.add(
+          RowFactory.create(
+              CHUNK,
+              questionId,
+              benchmark,
+              i + 1,
+              chunk.chunkId(),
+              chunk.docId(),
+              chunk.score(),
+              null));
     }
     Set<String> gold = query.isNullAt(2) ? Set.of() : new HashSet<>(query.getList(2));
     int goldRank = gold.isEmpty() ? -1 : RecallAtK.firstGoldRank(ranked, gold);
@@ -76,12 +89,15 @@ final class RankMerge implements FlatMapFunction<Tuple2<String, Tuple2<Iterable<
 
   /**
    * The final ranking from the shards' local results of each ranking (a single JVM passes its one
-   * list per ranking): the same code serves both, so they agree by construction once the local lists do.
+   * list per ranking): the same code serves both, so they agree by construction once the local
+   * lists do.
    */
-  static List<ScoredChunk> rank(SearchSettings settings, List<ScoredChunk> bm25Hits, List<ScoredChunk> denseHits) {
+  static List<ScoredChunk> rank(
+      SearchSettings settings, List<ScoredChunk> bm25Hits, List<ScoredChunk> denseHits) {
     int depth = settings.depth();
     List<ScoredChunk> bm25 = bm25Hits.isEmpty() ? List.of() : TopK.merge(List.of(bm25Hits), depth);
-    List<ScoredChunk> dense = denseHits.isEmpty() ? List.of() : TopK.merge(List.of(denseHits), depth);
+    List<ScoredChunk> dense =
+        denseHits.isEmpty() ? List.of() : TopK.merge(List.of(denseHits), depth);
     if (settings.retriever() == Retriever.HYBRID) {
       return new ReciprocalRankFusion(settings.rrfK()).fuse(List.of(bm25, dense), settings.k());
     }

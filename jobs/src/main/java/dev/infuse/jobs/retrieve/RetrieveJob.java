@@ -46,17 +46,18 @@ import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
 
 /**
- * {@code retrieve}: the top k chunks per question with {@code bm25}, {@code dense} or {@code hybrid}, into
- * {@code retrievals}, and recall@k into {@code retrieval_recall} where the gold evidence is known.
+ * {@code retrieve}: the top k chunks per question with {@code bm25}, {@code dense} or {@code
+ * hybrid}, into {@code retrievals}, and recall@k into {@code retrieval_recall} where the gold
+ * evidence is known.
  *
- * <p>At scale (docs/ARCHITECTURE.md, Retrieval): every question becomes one search target per shard it
- * must search: the one shard holding its document when it is document-scoped, every shard of its corpus
- * when it is corpus-wide. Targets, the shards' Lucene files and the shards' vectors are co-grouped by
- * shard, so each shard's index is opened once on an executor and answers its queries as a batch
- * ({@link ShardSearch}). BM25 scores with the corpus's statistics (the index's term counts for the query
- * tokens, looked up once and broadcast), so a shard scores each chunk exactly as one index over the
- * whole corpus would; the shards' local tops then merge per question ({@link RankMerge}). The result equals
- * a single-JVM search over the same chunks.
+ * <p>At scale (docs/ARCHITECTURE.md, Retrieval): every question becomes one search target per shard
+ * it must search: the one shard holding its document when it is document-scoped, every shard of its
+ * corpus when it is corpus-wide. Targets, the shards' Lucene files and the shards' vectors are
+ * co-grouped by shard, so each shard's index is opened once on an executor and answers its queries
+ * as a batch ({@link ShardSearch}). BM25 scores with the corpus's statistics (the index's term
+ * counts for the query tokens, looked up once and broadcast), so a shard scores each chunk exactly
+ * as one index over the whole corpus would; the shards' local tops then merge per question ({@link
+ * RankMerge}). The result equals a single-JVM search over the same chunks.
  */
 public final class RetrieveJob {
   public static final String NAME = "retrieve";
@@ -74,7 +75,8 @@ public final class RetrieveJob {
     Warehouse warehouse = run.warehouse();
     InfuseConfig.RetrieveConfig config = run.config().retrieve();
     Retriever retriever = Retriever.parse(config.retriever());
-    SearchSettings settings = new SearchSettings(retriever, config.k(), config.rrfDepth(), config.rrfK());
+    SearchSettings settings =
+        new SearchSettings(retriever, config.k(), config.rrfDepth(), config.rrfK());
     IndexManifest manifest = currentManifest(spark, warehouse);
     var out = run.out();
 
@@ -85,24 +87,46 @@ public final class RetrieveJob {
     if (config.maxQuestions() > 0) {
       questions = questions.orderBy("question_id").limit(config.maxQuestions());
     }
-    Dataset<Row> documents = warehouse.read("documents").select(col("doc_id"), col("corpus").as("doc_corpus"));
-    Dataset<Row> scoped = scope(questions.join(documents, questions.col("doc_id").equalTo(documents.col("doc_id")),
-        "left").drop(documents.col("doc_id")), config.scoping())
-        .persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> documents =
+        warehouse.read("documents").select(col("doc_id"), col("corpus").as("doc_corpus"));
+    Dataset<Row> scoped =
+        scope(
+                questions
+                    .join(
+                        documents, questions.col("doc_id").equalTo(documents.col("doc_id")), "left")
+                    .drop(documents.col("doc_id")),
+                config.scoping())
+            .persist(StorageLevel.MEMORY_AND_DISK());
     try {
       long read = scoped.count();
-      Dataset<Row> indexed = scoped.filter(col("corpus").isin(manifest.corpora().keySet().toArray())
-          .or(col("unscopable")));
+      Dataset<Row> indexed =
+          scoped.filter(
+              col("corpus").isin(manifest.corpora().keySet().toArray()).or(col("unscopable")));
       long skipped = read - indexed.count();
       Dataset<Row> chunkDocs = warehouse.read("chunks").select("doc_id").distinct();
       // A document-scoped question whose document has no chunks cannot be answered from retrieval.
-      Dataset<Row> orphans = indexed.filter(col("scope_doc_id").isNotNull())
-          .join(chunkDocs, indexed.col("scope_doc_id").equalTo(chunkDocs.col("doc_id")), "left_anti")
-          .withColumn("reason", concat(lit("document "), col("scope_doc_id"),
-              lit(" has no chunks; run chunk and index first")))
-          .unionByName(indexed.filter(col("unscopable")).withColumn("reason",
-              lit("retrieve.scoping is document but the question has no doc_id")));
-      Dataset<Row> searchable = indexed.join(orphans.select("question_id"), scalaSeq(List.of("question_id")), "left_anti");
+      Dataset<Row> orphans =
+          indexed
+              .filter(col("scope_doc_id").isNotNull())
+              .join(
+                  chunkDocs,
+                  indexed.col("scope_doc_id").equalTo(chunkDocs.col("doc_id")),
+                  "left_anti")
+              .withColumn(
+                  "reason",
+                  concat(
+                      lit("document "),
+                      col("scope_doc_id"),
+                      lit(" has no chunks; run chunk and index first")))
+              .unionByName(
+                  indexed
+                      .filter(col("unscopable"))
+                      .withColumn(
+                          "reason",
+                          lit("retrieve.scoping is document but the question has no doc_id")));
+      Dataset<Row> searchable =
+          indexed.join(
+              orphans.select("question_id"), scalaSeq(List.of("question_id")), "left_anti");
       long orphanCount = orphans.count();
 
       String modelId = null;
@@ -113,14 +137,20 @@ public final class RetrieveJob {
         embedder = run.config().embed().spec();
         vectors = vectors(warehouse, modelId);
       }
-      Dataset<Row> queries = queries(spark, searchable, embedder, modelId).persist(StorageLevel.MEMORY_AND_DISK());
+      Dataset<Row> queries =
+          queries(spark, searchable, embedder, modelId).persist(StorageLevel.MEMORY_AND_DISK());
       try {
-        Dataset<Row> files = retriever.usesBm25()
-            ? spark.read().parquet(manifest.filesPath(warehouse.root())) : null;
-        Dataset<Row> terms = retriever.usesBm25()
-            ? spark.read().parquet(manifest.termsPath(warehouse.root())) : null;
-        Dataset<Row> merged = search(spark, queries, files, terms, vectors, manifest, settings)
-            .persist(StorageLevel.MEMORY_AND_DISK());
+        Dataset<Row> files =
+            retriever.usesBm25()
+                ? spark.read().parquet(manifest.filesPath(warehouse.root()))
+                : null;
+        Dataset<Row> terms =
+            retriever.usesBm25()
+                ? spark.read().parquet(manifest.termsPath(warehouse.root()))
+                : null;
+        Dataset<Row> merged =
+            search(spark, queries, files, terms, vectors, manifest, settings)
+                .persist(StorageLevel.MEMORY_AND_DISK());
         try {
           return write(merged, orphans, read, skipped, orphanCount, settings);
         } finally {
@@ -134,34 +164,56 @@ public final class RetrieveJob {
     }
   }
 
-  private RunCounts write(Dataset<Row> merged, Dataset<Row> orphans, long read, long skipped, long orphanCount,
+  private RunCounts write(
+      Dataset<Row> merged,
+      Dataset<Row> orphans,
+      long read,
+      long skipped,
+      long orphanCount,
       SearchSettings settings) {
     Warehouse warehouse = run.warehouse();
     Contract contract = Contracts.load(TABLE);
     String retriever = settings.retriever().id();
-    Dataset<Row> rows = merged.filter(col("kind").equalTo(RankMerge.CHUNK))
-        .withColumn("run_id", lit(run.runId()))
-        .withColumn("retriever", lit(retriever))
-        .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
+    Dataset<Row> rows =
+        merged
+            .filter(col("kind").equalTo(RankMerge.CHUNK))
+            .withColumn("run_id", lit(run.runId()))
+            .withColumn("retriever", lit(retriever))
+            .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
     Dataset<Row> perQuestion = merged.filter(col("kind").equalTo(RankMerge.QUESTION));
     long retrieved = perQuestion.count();
-    long noResults = perQuestion.join(rows.select("question_id").distinct(), scalaSeq(List.of("question_id")),
-        "left_anti").count();
+    long noResults =
+        perQuestion
+            .join(
+                rows.select("question_id").distinct(),
+                scalaSeq(List.of("question_id")),
+                "left_anti")
+            .count();
 
-    List<String> sameResult = List.of("retriever", "question_id", "rank", "chunk_id", "doc_id", "score");
+    List<String> sameResult =
+        List.of("retriever", "question_id", "rank", "chunk_id", "doc_id", "score");
     WriteResult upsert;
     WriteResult delete = WriteResult.unchanged(TABLE);
     if (warehouse.exists(TABLE)) {
       Dataset<Row> existing = warehouse.read(TABLE);
       // A rank whose result is unchanged keeps the run that found it, so a rerun commits nothing.
-      upsert = warehouse.upsert(contract, rows.join(existing.select(columns(sameResult)), scalaSeq(sameResult),
-          "left_anti"));
-      // Ranks this run no longer fills (fewer hits than before) are deleted for the questions it retrieved.
-      Dataset<Row> stale = warehouse.read(TABLE).filter(col("retriever").equalTo(retriever))
-          .join(perQuestion.select("question_id"), scalaSeq(List.of("question_id")), "left_semi")
-          .join(rows.select("retriever", "question_id", "rank"), scalaSeq(List.of("retriever", "question_id", "rank")),
-              "left_anti")
-          .select("retriever", "question_id", "rank");
+      upsert =
+          warehouse.upsert(
+              contract,
+              rows.join(existing.select(columns(sameResult)), scalaSeq(sameResult), "left_anti"));
+      // Ranks this run no longer fills (fewer hits than before) are deleted for the questions it
+      // retrieved.
+      Dataset<Row> stale =
+          warehouse
+              .read(TABLE)
+              .filter(col("retriever").equalTo(retriever))
+              .join(
+                  perQuestion.select("question_id"), scalaSeq(List.of("question_id")), "left_semi")
+              .join(
+                  rows.select("retriever", "question_id", "rank"),
+                  scalaSeq(List.of("retriever", "question_id", "rank")),
+                  "left_anti")
+              .select("retriever", "question_id", "rank");
       delete = warehouse.deleteKeys(contract, stale);
     } else {
       upsert = warehouse.upsert(contract, rows);
@@ -169,13 +221,27 @@ public final class RetrieveJob {
 
     List<Row> recallRows = recall(perQuestion, settings);
     Contract recallContract = Contracts.load(RECALL_TABLE);
-    WriteResult recallWrite = recallRows.isEmpty() ? WriteResult.unchanged(RECALL_TABLE)
-        : warehouse.upsert(recallContract, run.spark().createDataFrame(recallRows, recallContract.schema()));
+    WriteResult recallWrite =
+        recallRows.isEmpty()
+            ? WriteResult.unchanged(RECALL_TABLE)
+            : warehouse.upsert(
+                recallContract, run.spark().createDataFrame(recallRows, recallContract.schema()));
 
-    WriteResult quarantine = orphanCount == 0 ? WriteResult.unchanged(Quarantine.contract().table())
-        : Quarantine.write(warehouse, Quarantine.rows(orphans.select(lit("questions").as("source"),
-            concat(lit("question_id="), col("question_id")).as("location"), col("question").as("payload"),
-            lit(null).cast("binary").as("payload_bytes"), col("reason")), NAME, run.runId(), run.startedAt()));
+    WriteResult quarantine =
+        orphanCount == 0
+            ? WriteResult.unchanged(Quarantine.contract().table())
+            : Quarantine.write(
+                warehouse,
+                Quarantine.rows(
+                    orphans.select(
+                        lit("questions").as("source"),
+                        concat(lit("question_id="), col("question_id")).as("location"),
+                        col("question").as("payload"),
+                        lit(null).cast("binary").as("payload_bytes"),
+                        col("reason")),
+                    NAME,
+                    run.runId(),
+                    run.startedAt()));
 
     Map<String, Long> details = new LinkedHashMap<>();
     details.put("questions", read);
@@ -189,21 +255,39 @@ public final class RetrieveJob {
     details.put("quarantine.inserted", quarantine.inserted());
 
     var out = run.out();
-    out.printf(Locale.ROOT, "retrieve: %d question(s) with %s, k %d%s%n", retrieved, retriever, settings.k(),
-        settings.retriever() == Retriever.HYBRID ? " (rrf_k " + settings.rrfK() + ", depth " + settings.rrfDepth() + ")"
+    out.printf(
+        Locale.ROOT,
+        "retrieve: %d question(s) with %s, k %d%s%n",
+        retrieved,
+        retriever,
+        settings.k(),
+        settings.retriever() == Retriever.HYBRID
+            ? " (rrf_k " + settings.rrfK() + ", depth " + settings.rrfDepth() + ")"
             : "");
     if (skipped > 0) {
-      out.printf(Locale.ROOT, "  %d question(s) skipped: their benchmark has no indexed documents%n", skipped);
+      out.printf(
+          Locale.ROOT,
+          "  %d question(s) skipped: their benchmark has no indexed documents%n",
+          skipped);
     }
     if (noResults > 0) {
       out.printf(Locale.ROOT, "  %d question(s) matched no chunk%n", noResults);
     }
     if (orphanCount > 0) {
-      out.printf(Locale.ROOT, "  %d question(s) quarantined: no chunks to search in their scope%n", orphanCount);
+      out.printf(
+          Locale.ROOT,
+          "  %d question(s) quarantined: no chunks to search in their scope%n",
+          orphanCount);
     }
     for (Row recall : recallRows) {
-      out.printf(Locale.ROOT, "  recall@%d %s: %.3f (%d/%d)%n", recall.getInt(3), recall.getString(1), recall.getDouble(4),
-          recall.getLong(5), recall.getLong(6));
+      out.printf(
+          Locale.ROOT,
+          "  recall@%d %s: %.3f (%d/%d)%n",
+          recall.getInt(3),
+          recall.getString(1),
+          recall.getDouble(4),
+          recall.getLong(5),
+          recall.getLong(6));
     }
     out.println("  " + upsert);
     if (delete.committed()) {
@@ -213,150 +297,267 @@ public final class RetrieveJob {
     return new RunCounts(read - skipped, retrieved, orphanCount, details);
   }
 
-  /** recall@k rows per benchmark for questions with known gold evidence; none when no question has any. */
+  /**
+   * recall@k rows per benchmark for questions with known gold evidence; none when no question has
+   * any.
+   */
   private List<Row> recall(Dataset<Row> perQuestion, SearchSettings settings) {
     Map<String, Map<Integer, Long>> byBenchmark = new TreeMap<>();
-    for (Row row : perQuestion.filter(col("gold_rank").geq(0)).groupBy("benchmark", "gold_rank").count().collectAsList()) {
-      byBenchmark.computeIfAbsent(row.getString(0), b -> new HashMap<>()).put(row.getInt(1), row.getLong(2));
+    for (Row row :
+        perQuestion
+            .filter(col("gold_rank").geq(0))
+            .groupBy("benchmark", "gold_rank")
+            .count()
+            .collectAsList()) {
+      byBenchmark
+          .computeIfAbsent(row.getString(0), b -> new HashMap<>())
+          .put(row.getInt(1), row.getLong(2));
     }
     List<Row> rows = new ArrayList<>();
-    byBenchmark.forEach((benchmark, ranks) -> {
-      long n = ranks.values().stream().mapToLong(Long::longValue).sum();
-      for (int k : run.config().retrieve().recallKs()) {
-        if (k > settings.k()) {
-          continue; // only settings.k() chunks were retrieved: recall beyond them is unknown
-        }
-        long hits = ranks.entrySet().stream().filter(e -> e.getKey() >= 1 && e.getKey() <= k)
-            .mapToLong(Map.Entry::getValue).sum();
-        rows.add(RowFactory.create(run.runId(), benchmark, settings.retriever().id(), k, RecallAtK.recall(hits, n), hits,
-            n));
-      }
-    });
+    byBenchmark.forEach(
+        (benchmark, ranks) -> {
+          long n = ranks.values().stream().mapToLong(Long::longValue).sum();
+          for (int k : run.config().retrieve().recallKs()) {
+            if (k > settings.k()) {
+              continue; // only settings.k() chunks were retrieved: recall beyond them is unknown
+            }
+            long hits =
+                ranks.entrySet().stream()
+                    .filter(e -> e.getKey() >= 1 && e.getKey() <= k)
+                    .mapToLong(Map.Entry::getValue)
+                    .sum();
+            rows.add(
+                RowFactory.create(
+                    run.runId(),
+                    benchmark,
+                    settings.retriever().id(),
+                    k,
+                    RecallAtK.recall(hits, n),
+                    hits,
+                    n));
+          }
+        });
     return rows;
   }
 
   /**
-   * Questions with their search scope: {@code corpus} (the document's corpus, else the benchmark's name) and
-   * {@code scope_doc_id} (the document to search within, null for the whole corpus), and {@code gold} (the
-   * evidence documents in {@code meta.evidence_doc_ids}, null when unknown).
+   * Questions with their search scope: {@code corpus} (the document's corpus, else the benchmark's
+   * name) and {@code scope_doc_id} (the document to search within, null for the whole corpus), and
+   * {@code gold} (the evidence documents in {@code meta.evidence_doc_ids}, null when unknown).
    */
   static Dataset<Row> scope(Dataset<Row> questionsWithCorpus, String scoping) {
-    // auto and document: a question about one document searches it; corpus: every question its corpus.
+    // auto and document: a question about one document searches it; corpus: every question its
+    // corpus.
     Column scopeDoc = "corpus".equals(scoping) ? lit(null).cast("string") : col("doc_id");
-    Column gold = expr("CASE WHEN length(trim(coalesce(meta['evidence_doc_ids'], ''))) = 0 THEN NULL"
-        + " ELSE filter(split(meta['evidence_doc_ids'], ','), x -> length(x) > 0) END");
-    // Forced document scoping cannot serve a question without a document: it is quarantined, not widened.
+    Column gold =
+        expr(
+            "CASE WHEN length(trim(coalesce(meta['evidence_doc_ids'], ''))) = 0 THEN NULL"
+                + " ELSE filter(split(meta['evidence_doc_ids'], ','), x -> length(x) > 0) END");
+    // Forced document scoping cannot serve a question without a document: it is quarantined, not
+    // widened.
     Column unscopable = "document".equals(scoping) ? col("doc_id").isNull() : lit(false);
-    return questionsWithCorpus.select(col("question_id"), col("benchmark"),
-        coalesce(col("doc_corpus"), col("benchmark")).as("corpus"), scopeDoc.as("scope_doc_id"), col("question"),
-        gold.as("gold"), unscopable.as("unscopable"));
+    return questionsWithCorpus.select(
+        col("question_id"),
+        col("benchmark"),
+        coalesce(col("doc_corpus"), col("benchmark")).as("corpus"),
+        scopeDoc.as("scope_doc_id"),
+        col("question"),
+        gold.as("gold"),
+        unscopable.as("unscopable"));
   }
 
-  /** Questions to queries ({@link QueryRows#SCHEMA}): tokens, and vectors when {@code embedder} is set. */
-  static Dataset<Row> queries(SparkSession spark, Dataset<Row> scoped, ModelSpec<TextEmbedder> embedder,
-      String modelId) {
+  /**
+   * Questions to queries ({@link QueryRows#SCHEMA}): tokens, and vectors when {@code embedder} is
+   * set.
+   */
+  static Dataset<Row> queries(
+      SparkSession spark, Dataset<Row> scoped, ModelSpec<TextEmbedder> embedder, String modelId) {
     int parallelism = spark.sparkContext().defaultParallelism();
-    Dataset<Row> input = scoped.select("question_id", "benchmark", "corpus", "scope_doc_id", "question", "gold");
+    Dataset<Row> input =
+        scoped.select("question_id", "benchmark", "corpus", "scope_doc_id", "question", "gold");
     if (input.rdd().getNumPartitions() < parallelism) {
       input = input.repartition(parallelism);
     }
-    return spark.createDataFrame(input.javaRDD().mapPartitions(new QueryRows(embedder, modelId)), QueryRows.SCHEMA);
+    return spark.createDataFrame(
+        input.javaRDD().mapPartitions(new QueryRows(embedder, modelId)), QueryRows.SCHEMA);
   }
 
   /**
    * The pure part: queries to final rankings ({@link RankMerge#SCHEMA}).
    *
-   * @param files {@code (corpus, shard, name, bytes)}: the shards' Lucene files; null when BM25 is not used
-   * @param terms {@code (corpus, term, doc_freq, total_term_freq)}: the corpora's term statistics; null likewise
-   * @param vectors {@code (corpus, chunk_id, doc_id, vector)} of every indexed chunk; null when dense is not used
+   * @param files {@code (corpus, shard, name, bytes)}: the shards' Lucene files; null when BM25 is
+   *     not used
+   * @param terms {@code (corpus, term, doc_freq, total_term_freq)}: the corpora's term statistics;
+   *     null likewise
+   * @param vectors {@code (corpus, chunk_id, doc_id, vector)} of every indexed chunk; null when
+   *     dense is not used
    */
-  static Dataset<Row> search(SparkSession spark, Dataset<Row> queries, Dataset<Row> files, Dataset<Row> terms,
-      Dataset<Row> vectors, IndexManifest manifest, SearchSettings settings) {
+  static Dataset<Row> search(
+      SparkSession spark,
+      Dataset<Row> queries,
+      Dataset<Row> files,
+      Dataset<Row> terms,
+      Dataset<Row> vectors,
+      IndexManifest manifest,
+      SearchSettings settings) {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     Map<String, Integer> shards = manifest.shards();
     Map<String, Integer> offsets = manifest.offsets();
     int total = Math.max(1, manifest.totalShards());
     Dataset<Row> shardTable = Shards.table(spark, shards, offsets);
 
-    Dataset<Row> targets = queries.join(org.apache.spark.sql.functions.broadcast(shardTable), "corpus")
-        .withColumn("shard", when(col("scope_doc_id").isNotNull(),
-            array(Shards.shardOf(col("scope_doc_id"), col("n_shards"))))
-            .otherwise(expr("sequence(0, n_shards - 1)")))
-        .withColumn("shard", explode(col("shard")))
-        .withColumn("global_shard", col("shard_offset").plus(col("shard")));
-    JavaPairRDD<Integer, Row> targetPairs = targets
-        .select(col("global_shard"), col("question_id"), col("corpus"), col("scope_doc_id"), col("tokens"), col("vector"))
-        .javaRDD().mapToPair(row -> new Tuple2<>(row.getInt(0), row));
+    Dataset<Row> targets =
+        queries
+            .join(org.apache.spark.sql.functions.broadcast(shardTable), "corpus")
+            .withColumn(
+                "shard",
+                when(
+                        col("scope_doc_id").isNotNull(),
+                        array(Shards.shardOf(col("scope_doc_id"), col("n_shards"))))
+                    .otherwise(expr("sequence(0, n_shards - 1)")))
+            .withColumn("shard", explode(col("shard")))
+            .withColumn("global_shard", col("shard_offset").plus(col("shard")));
+    JavaPairRDD<Integer, Row> targetPairs =
+        targets
+            .select(
+                col("global_shard"),
+                col("question_id"),
+                col("corpus"),
+                col("scope_doc_id"),
+                col("tokens"),
+                col("vector"))
+            .javaRDD()
+            .mapToPair(row -> new Tuple2<>(row.getInt(0), row));
 
     JavaPairRDD<Integer, Row> filePairs = jsc.<Integer, Row>parallelizePairs(List.of());
     Map<String, Bm25Statistics> statistics = new HashMap<>();
     if (settings.retriever().usesBm25()) {
-      filePairs = files.join(org.apache.spark.sql.functions.broadcast(shardTable), "corpus")
-          .select(col("shard_offset").plus(col("shard")).as("global_shard"), col("name"), col("bytes"))
-          .javaRDD().mapToPair(row -> new Tuple2<>(row.getInt(0), row));
+      filePairs =
+          files
+              .join(org.apache.spark.sql.functions.broadcast(shardTable), "corpus")
+              .select(
+                  col("shard_offset").plus(col("shard")).as("global_shard"),
+                  col("name"),
+                  col("bytes"))
+              .javaRDD()
+              .mapToPair(row -> new Tuple2<>(row.getInt(0), row));
       statistics = statistics(queries, terms, manifest);
     }
     JavaPairRDD<Integer, Row> vectorPairs = jsc.<Integer, Row>parallelizePairs(List.of());
     if (settings.retriever().usesDense()) {
-      vectorPairs = Shards.place(spark, vectors, shards, offsets)
-          .join(org.apache.spark.sql.functions.broadcast(shardTable.select("corpus", "shard_offset")), "corpus")
-          .select(col("shard_offset").plus(col("shard")).as("global_shard"), col("chunk_id"), col("doc_id"), col("vector"))
-          .javaRDD().mapToPair(row -> new Tuple2<>(row.getInt(0), row));
+      vectorPairs =
+          Shards.place(spark, vectors, shards, offsets)
+              .join(
+                  org.apache.spark.sql.functions.broadcast(
+                      shardTable.select("corpus", "shard_offset")),
+                  "corpus")
+              .select(
+                  col("shard_offset").plus(col("shard")).as("global_shard"),
+                  col("chunk_id"),
+                  col("doc_id"),
+                  col("vector"))
+              .javaRDD()
+              .mapToPair(row -> new Tuple2<>(row.getInt(0), row));
     }
     Broadcast<Map<String, Bm25Statistics>> stats = jsc.broadcast(statistics);
-    var local = targetPairs.cogroup(filePairs, vectorPairs, new HashPartitioner(total))
-        .flatMap(new ShardSearch(settings, stats));
+    var local =
+        targetPairs
+            .cogroup(filePairs, vectorPairs, new HashPartitioner(total))
+            .flatMap(new ShardSearch(settings, stats));
 
     JavaPairRDD<String, Row> hits = local.mapToPair(row -> new Tuple2<>(row.getString(0), row));
-    JavaPairRDD<String, Row> info = queries.select("question_id", "benchmark", "gold").javaRDD()
-        .mapToPair(row -> new Tuple2<>(row.getString(0), row));
+    JavaPairRDD<String, Row> info =
+        queries
+            .select("question_id", "benchmark", "gold")
+            .javaRDD()
+            .mapToPair(row -> new Tuple2<>(row.getString(0), row));
     int partitions = Math.max(spark.sparkContext().defaultParallelism(), 1);
-    return spark.createDataFrame(hits.cogroup(info, partitions).flatMap(new RankMerge(settings)), RankMerge.SCHEMA);
+    return spark.createDataFrame(
+        hits.cogroup(info, partitions).flatMap(new RankMerge(settings)), RankMerge.SCHEMA);
   }
 
-  /** Each corpus's BM25 statistics for the tokens its queries use: the collection counts and those terms'. */
-  static Map<String, Bm25Statistics> statistics(Dataset<Row> queries, Dataset<Row> terms, IndexManifest manifest) {
-    Dataset<Row> wanted = queries.select(col("corpus"), explode(col("tokens")).as("term")).distinct();
+  /**
+   * Each corpus's BM25 statistics for the tokens its queries use: the collection counts and those
+   * terms'.
+   */
+  static Map<String, Bm25Statistics> statistics(
+      Dataset<Row> queries, Dataset<Row> terms, IndexManifest manifest) {
+    Dataset<Row> wanted =
+        queries.select(col("corpus"), explode(col("tokens")).as("term")).distinct();
     Map<String, Map<String, Bm25Statistics.TermCounts>> counts = new HashMap<>();
-    for (Row row : terms.join(wanted, scalaSeq(List.of("corpus", "term"))).select("corpus", "term", "doc_freq",
-        "total_term_freq").collectAsList()) {
-      counts.computeIfAbsent(row.getString(0), c -> new HashMap<>())
+    for (Row row :
+        terms
+            .join(wanted, scalaSeq(List.of("corpus", "term")))
+            .select("corpus", "term", "doc_freq", "total_term_freq")
+            .collectAsList()) {
+      counts
+          .computeIfAbsent(row.getString(0), c -> new HashMap<>())
           .put(row.getString(1), new Bm25Statistics.TermCounts(row.getLong(2), row.getLong(3)));
     }
     Map<String, Bm25Statistics> statistics = new HashMap<>();
-    manifest.corpora().forEach((corpus, c) -> statistics.put(corpus, c.statistics(counts.getOrDefault(corpus, Map.of()))));
+    manifest
+        .corpora()
+        .forEach(
+            (corpus, c) ->
+                statistics.put(corpus, c.statistics(counts.getOrDefault(corpus, Map.of()))));
     return statistics;
   }
 
-  /** {@code (corpus, chunk_id, doc_id, vector)} of every current chunk, failing when a chunk lacks its vector. */
+  /**
+   * {@code (corpus, chunk_id, doc_id, vector)} of every current chunk, failing when a chunk lacks
+   * its vector.
+   */
   private static Dataset<Row> vectors(Warehouse warehouse, String modelId) {
-    Dataset<Row> chunks = IndexJob.chunksWithCorpus(warehouse).withColumn("text_sha256", sha2(col("text"), 256))
-        .drop("text");
-    Dataset<Row> embeddings = warehouse.exists("chunk_embeddings")
-        ? warehouse.read("chunk_embeddings").filter(col("model").equalTo(modelId))
-            .select("chunk_id", "text_sha256", "vector")
-        : null;
-    long missing = embeddings == null ? chunks.count()
-        : chunks.join(embeddings, scalaSeq(List.of("chunk_id", "text_sha256")), "left_anti").count();
+    Dataset<Row> chunks =
+        IndexJob.chunksWithCorpus(warehouse)
+            .withColumn("text_sha256", sha2(col("text"), 256))
+            .drop("text");
+    Dataset<Row> embeddings =
+        warehouse.exists("chunk_embeddings")
+            ? warehouse
+                .read("chunk_embeddings")
+                .filter(col("model").equalTo(modelId))
+                .select("chunk_id", "text_sha256", "vector")
+            : null;
+    long missing =
+        embeddings == null
+            ? chunks.count()
+            : chunks
+                .join(embeddings, scalaSeq(List.of("chunk_id", "text_sha256")), "left_anti")
+                .count();
     if (missing > 0) {
-      throw new IllegalStateException(missing + " chunk(s) have no current embedding for model " + modelId
-          + "; run `infuse index` (with index.dense true) or `infuse embed` first");
+      throw new IllegalStateException(
+          missing
+              + " chunk(s) have no current embedding for model "
+              + modelId
+              + "; run `infuse index` (with index.dense true) or `infuse embed` first");
     }
-    return chunks.join(embeddings, scalaSeq(List.of("chunk_id", "text_sha256")))
+    return chunks
+        .join(embeddings, scalaSeq(List.of("chunk_id", "text_sha256")))
         .select("corpus", "chunk_id", "doc_id", "vector");
   }
 
   /** The index manifest, refusing a missing or stale index (built from another chunks version). */
   private static IndexManifest currentManifest(SparkSession spark, Warehouse warehouse) {
-    IndexManifest manifest = IndexManifest.read(spark.sparkContext().hadoopConfiguration(), warehouse.root());
+    IndexManifest manifest =
+        IndexManifest.read(spark.sparkContext().hadoopConfiguration(), warehouse.root());
     if (manifest == null) {
-      throw new IllegalStateException("no BM25 index in " + warehouse.root() + "; run `infuse index` first");
+      throw new IllegalStateException(
+          "no BM25 index in " + warehouse.root() + "; run `infuse index` first");
     }
     long chunksVersion = warehouse.version("chunks");
-    if (manifest.chunksVersion() != chunksVersion || !manifest.analyzer().equals(Bm25Index.ANALYZER_ID)) {
-      throw new IllegalStateException("the BM25 index was built from chunks version " + manifest.chunksVersion()
-          + " (" + manifest.analyzer() + ") but chunks is at version " + chunksVersion + " (" + Bm25Index.ANALYZER_ID
-          + "); run `infuse index` again");
+    if (manifest.chunksVersion() != chunksVersion
+        || !manifest.analyzer().equals(Bm25Index.ANALYZER_ID)) {
+      throw new IllegalStateException(
+          "the BM25 index was built from chunks version "
+              + manifest.chunksVersion()
+              + " ("
+              + manifest.analyzer()
+              + ") but chunks is at version "
+              + chunksVersion
+              + " ("
+              + Bm25Index.ANALYZER_ID
+              + "); run `infuse index` again");
     }
     return manifest;
   }

@@ -19,28 +19,31 @@ import scala.Tuple2;
 import scala.Tuple3;
 
 /**
- * Searches one shard for every query routed to it, as a batch: the shard's Lucene index is opened once
- * from its files and its chunks' vectors are gathered once, then each query gets the shard's local top
- * {@link SearchSettings#depth()} per ranking (BM25 scored with its corpus's statistics, so local scores
- * are the corpus-wide ones). Queries without a scope document search the whole shard.
+ * Searches one shard for every query routed to it, as a batch: the shard's Lucene index is opened
+ * once from its files and its chunks' vectors are gathered once, then each query gets the shard's
+ * local top {@link SearchSettings#depth()} per ranking (BM25 scored with its corpus's statistics,
+ * so local scores are the corpus-wide ones). Queries without a scope document search the whole
+ * shard.
  *
- * <p>Per shard, each row led by its global shard number: targets {@code (global_shard, question_id, corpus,
- * scope_doc_id, tokens, vector)}, files {@code (global_shard, name, bytes)} and vectors {@code (global_shard,
- * chunk_id, doc_id, vector)}.
+ * <p>Per shard, each row led by its global shard number: targets {@code (global_shard, question_id,
+ * corpus, scope_doc_id, tokens, vector)}, files {@code (global_shard, name, bytes)} and vectors
+ * {@code (global_shard, chunk_id, doc_id, vector)}.
  */
 final class ShardSearch
-    implements FlatMapFunction<Tuple2<Integer, Tuple3<Iterable<Row>, Iterable<Row>, Iterable<Row>>>, Row> {
+    implements FlatMapFunction<
+        Tuple2<Integer, Tuple3<Iterable<Row>, Iterable<Row>, Iterable<Row>>>, Row> {
   private static final long serialVersionUID = 1L;
 
   static final String BM25 = "bm25";
   static final String DENSE = "dense";
 
-  static final StructType SCHEMA = new StructType()
-      .add("question_id", DataTypes.StringType, false)
-      .add("ranking", DataTypes.StringType, false)
-      .add("chunk_id", DataTypes.StringType, false)
-      .add("doc_id", DataTypes.StringType, false)
-      .add("score", DataTypes.DoubleType, false);
+  static final StructType SCHEMA =
+      new StructType()
+          .add("question_id", DataTypes.StringType, false)
+          .add("ranking", DataTypes.StringType, false)
+          .add("chunk_id", DataTypes.StringType, false)
+          .add("doc_id", DataTypes.StringType, false)
+          .add("score", DataTypes.DoubleType, false);
 
   private final SearchSettings settings;
   private final Broadcast<Map<String, Bm25Statistics>> statistics;
@@ -51,7 +54,8 @@ final class ShardSearch
   }
 
   @Override
-  public Iterator<Row> call(Tuple2<Integer, Tuple3<Iterable<Row>, Iterable<Row>, Iterable<Row>>> shard) {
+  public Iterator<Row> call(
+      Tuple2<Integer, Tuple3<Iterable<Row>, Iterable<Row>, Iterable<Row>>> shard) {
     List<Row> out = new ArrayList<>();
     Iterator<Row> targets = shard._2()._1().iterator();
     if (!targets.hasNext()) {

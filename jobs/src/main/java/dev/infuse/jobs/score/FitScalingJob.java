@@ -31,21 +31,22 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * {@code fit-scaling}: fits {@code metric = intercept + slope * ln(synthetic_tokens)} over a sweep of
- * scored runs with Spark MLlib {@link LinearRegression} (normal-equation solver, no regularisation, so
- * the training summary has the coefficients' standard errors), and writes the fit with where the line
- * reaches a baseline setting's score to {@code scaling_fits}.
+ * {@code fit-scaling}: fits {@code metric = intercept + slope * ln(synthetic_tokens)} over a sweep
+ * of scored runs with Spark MLlib {@link LinearRegression} (normal-equation solver, no
+ * regularisation, so the training summary has the coefficients' standard errors), and writes the
+ * fit with where the line reaches a baseline setting's score to {@code scaling_fits}.
  *
- * <p>A separate job rather than a mode of {@code score}: it reads {@code scores} (subset {@code all}),
- * not predictions, so a sweep is refitted, or fitted against another baseline, without regrading, and
- * runs scored at different times join the same fit.
+ * <p>A separate job rather than a mode of {@code score}: it reads {@code scores} (subset {@code
+ * all}), not predictions, so a sweep is refitted, or fitted against another baseline, without
+ * regrading, and runs scored at different times join the same fit.
  */
 public final class FitScalingJob {
   public static final String NAME = "fit-scaling";
-  private static final StructType POINT = new StructType()
-      .add("run_id", DataTypes.StringType, false)
-      .add("tokens", DataTypes.LongType, false)
-      .add("value", DataTypes.DoubleType, false);
+  private static final StructType POINT =
+      new StructType()
+          .add("run_id", DataTypes.StringType, false)
+          .add("tokens", DataTypes.LongType, false)
+          .add("value", DataTypes.DoubleType, false);
 
   private final JobRun run;
   private final InfuseConfig.ScoreConfig options;
@@ -61,10 +62,14 @@ public final class FitScalingJob {
   public RunCounts run() {
     Warehouse warehouse = run.warehouse();
     if (!warehouse.exists("scores")) {
-      throw new ConfigException(List.of("scores: no such table in " + warehouse.root() + ", expected score runs first"));
+      throw new ConfigException(
+          List.of("scores: no such table in " + warehouse.root() + ", expected score runs first"));
     }
     String metric = options.scalingMetric();
-    Dataset<Row> all = warehouse.read("scores").filter(col("subset").equalTo(ScoreJob.ALL).and(col("metric").equalTo(metric)));
+    Dataset<Row> all =
+        warehouse
+            .read("scores")
+            .filter(col("subset").equalTo(ScoreJob.ALL).and(col("metric").equalTo(metric)));
     Dataset<Row> sweep = all.filter(col("setting").equalTo(options.scalingSetting()));
     if (!options.scalingRuns().isEmpty()) {
       sweep = sweep.filter(col("run_id").isin(options.scalingRuns().toArray()));
@@ -74,29 +79,48 @@ public final class FitScalingJob {
     if (options.scalingBenchmark() != null) {
       sweep = sweep.filter(col("benchmark").equalTo(options.scalingBenchmark()));
     }
-    List<Row> found = sweep.select("run_id", "benchmark", "synthetic_tokens", "value").orderBy("synthetic_tokens", "run_id")
-        .collectAsList();
+    List<Row> found =
+        sweep
+            .select("run_id", "benchmark", "synthetic_tokens", "value")
+            .orderBy("synthetic_tokens", "run_id")
+            .collectAsList();
     String benchmark = benchmark(found);
     List<String> problems = new ArrayList<>();
     for (String id : options.scalingRuns()) {
       if (found.stream().noneMatch(r -> r.getString(0).equals(id))) {
-        problems.add("score.scaling_runs: run " + id + " has no " + metric + " score of setting " + options.scalingSetting()
-            + (benchmark == null ? "" : " on " + benchmark) + ", expected a scored run");
+        problems.add(
+            "score.scaling_runs: run "
+                + id
+                + " has no "
+                + metric
+                + " score of setting "
+                + options.scalingSetting()
+                + (benchmark == null ? "" : " on " + benchmark)
+                + ", expected a scored run");
       }
     }
     List<Row> points = new ArrayList<>();
     for (Row r : found) {
       if (r.isNullAt(2) || r.getLong(2) <= 0) {
-        problems.add("score.scaling_runs: run " + r.getString(0) + " has synthetic_tokens " + (r.isNullAt(2) ? "null" : r.get(2))
-            + ", expected a positive token count (train_info.json synthetic_tokens)");
+        problems.add(
+            "score.scaling_runs: run "
+                + r.getString(0)
+                + " has synthetic_tokens "
+                + (r.isNullAt(2) ? "null" : r.get(2))
+                + ", expected a positive token count (train_info.json synthetic_tokens)");
       } else {
         points.add(RowFactory.create(r.getString(0), r.getLong(2), r.getDouble(3)));
       }
     }
     if (points.stream().map(p -> p.getLong(1)).distinct().count() < 2) {
-      problems.add("score.scaling_runs: got " + points.size() + " scored run(s) of setting " + options.scalingSetting()
-          + " with " + points.stream().map(p -> p.getLong(1)).distinct().count()
-          + " distinct synthetic_tokens, expected runs at 2 or more token counts");
+      problems.add(
+          "score.scaling_runs: got "
+              + points.size()
+              + " scored run(s) of setting "
+              + options.scalingSetting()
+              + " with "
+              + points.stream().map(p -> p.getLong(1)).distinct().count()
+              + " distinct synthetic_tokens, expected runs at 2 or more token counts");
     }
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
@@ -106,24 +130,66 @@ public final class FitScalingJob {
     Double baseline = baseline(all, benchmark);
     Double crossover = curve.crossover(baseline);
     List<String> runIds = points.stream().map(p -> p.getString(0)).sorted().toList();
-    String fitId = Keys.shortHash(benchmark, options.scalingSetting(), metric, ScoreJob.ALL, String.join(",", runIds),
-        options.scalingBaselineSetting(), options.scalingBaselineRun());
+    String fitId =
+        Keys.shortHash(
+            benchmark,
+            options.scalingSetting(),
+            metric,
+            ScoreJob.ALL,
+            String.join(",", runIds),
+            options.scalingBaselineSetting(),
+            options.scalingBaselineRun());
     Contract contract = Contracts.load("scaling_fits");
-    Row row = RowFactory.create(fitId, benchmark, options.scalingSetting(), metric, points.size(), fit.intercept(), fit.slope(),
-        fit.slopeSe(), fit.r2(), baseline == null ? null : options.scalingBaselineSetting(), baseline, crossover,
-        SparkRows.seq(points), run.runId());
-    WriteResult write = run.warehouse().upsert(contract, run.spark().createDataFrame(List.of(row), contract.schema()));
+    Row row =
+        RowFactory.create(
+            fitId,
+            benchmark,
+            options.scalingSetting(),
+            metric,
+            points.size(),
+            fit.intercept(),
+            fit.slope(),
+            fit.slopeSe(),
+            fit.r2(),
+            baseline == null ? null : options.scalingBaselineSetting(),
+            baseline,
+            crossover,
+            SparkRows.seq(points),
+            run.runId());
+    WriteResult write =
+        run.warehouse()
+            .upsert(contract, run.spark().createDataFrame(List.of(row), contract.schema()));
 
     var out = run.out();
-    out.printf(Locale.ROOT, "fit-scaling: %s %s %s over %d run(s): %s = %.4f + %.4f ln(tokens), slope SE %s, R^2 %.4f%n",
-        benchmark, options.scalingSetting(), metric, points.size(), metric, fit.intercept(), fit.slope(),
-        fit.slopeSe() == null ? "undefined (2 points)" : String.format(Locale.ROOT, "%.4f", fit.slopeSe()), fit.r2());
+    out.printf(
+        Locale.ROOT,
+        "fit-scaling: %s %s %s over %d run(s): %s = %.4f + %.4f ln(tokens), slope SE %s, R^2 %.4f%n",
+        benchmark,
+        options.scalingSetting(),
+        metric,
+        points.size(),
+        metric,
+        fit.intercept(),
+        fit.slope(),
+        fit.slopeSe() == null
+            ? "undefined (2 points)"
+            : String.format(Locale.ROOT, "%.4f", fit.slopeSe()),
+        fit.r2());
     if (baseline == null) {
-      out.println("  no baseline" + (options.scalingBaselineSetting() == null ? "" : ": no " + options.scalingBaselineSetting()
-          + " score on " + benchmark));
+      out.println(
+          "  no baseline"
+              + (options.scalingBaselineSetting() == null
+                  ? ""
+                  : ": no " + options.scalingBaselineSetting() + " score on " + benchmark));
     } else {
-      out.printf(Locale.ROOT, "  baseline %s %.4f: %s%n", options.scalingBaselineSetting(), baseline, crossover == null
-          ? "the line does not climb to it" : String.format(Locale.ROOT, "crossed at %.4g tokens", crossover));
+      out.printf(
+          Locale.ROOT,
+          "  baseline %s %.4f: %s%n",
+          options.scalingBaselineSetting(),
+          baseline,
+          crossover == null
+              ? "the line does not climb to it"
+              : String.format(Locale.ROOT, "crossed at %.4g tokens", crossover));
     }
     out.println("  fit_id " + fitId + "; " + write);
     out.flush();
@@ -135,18 +201,26 @@ public final class FitScalingJob {
   }
 
   /**
-   * Least squares of value on ln(tokens) with MLlib's normal-equation solver; the slope's standard error
-   * is null where it is undefined (two points leave no degree of freedom).
+   * Least squares of value on ln(tokens) with MLlib's normal-equation solver; the slope's standard
+   * error is null where it is undefined (two points leave no degree of freedom).
    */
   public static Fit fit(SparkSession spark, List<Row> points) {
-    StructType schema = new StructType()
-        .add("label", DataTypes.DoubleType, false)
-        .add("features", SQLDataTypes.VectorType(), false);
-    List<Row> rows = points.stream()
-        .map(p -> RowFactory.create(p.getDouble(2), Vectors.dense(Math.log(p.getLong(1))))).toList();
+    StructType schema =
+        new StructType()
+            .add("label", DataTypes.DoubleType, false)
+            .add("features", SQLDataTypes.VectorType(), false);
+    List<Row> rows =
+        points.stream()
+            .map(p -> RowFactory.create(p.getDouble(2), Vectors.dense(Math.log(p.getLong(1)))))
+            .toList();
     Dataset<Row> data = spark.createDataFrame(rows, schema);
-    LinearRegressionModel model = new LinearRegression().setSolver("normal").setRegParam(0.0).setFitIntercept(true)
-        .setStandardization(false).fit(data);
+    LinearRegressionModel model =
+        new LinearRegression()
+            .setSolver("normal")
+            .setRegParam(0.0)
+            .setFitIntercept(true)
+            .setStandardization(false)
+            .fit(data);
     LinearRegressionTrainingSummary summary = model.summary();
     Double se = null;
     if (points.size() > 2) {
@@ -168,8 +242,11 @@ public final class FitScalingJob {
     }
     List<String> benchmarks = found.stream().map(r -> r.getString(1)).distinct().sorted().toList();
     if (benchmarks.size() > 1) {
-      throw new ConfigException(List.of("score.scaling_benchmark: got null, but the sweep's runs span " + benchmarks
-          + ", expected one of them"));
+      throw new ConfigException(
+          List.of(
+              "score.scaling_benchmark: got null, but the sweep's runs span "
+                  + benchmarks
+                  + ", expected one of them"));
     }
     return benchmarks.isEmpty() ? null : benchmarks.get(0);
   }
@@ -180,18 +257,37 @@ public final class FitScalingJob {
     if (setting == null) {
       return null;
     }
-    Dataset<Row> candidates = all.filter(col("benchmark").equalTo(benchmark).and(col("setting").equalTo(setting)));
+    Dataset<Row> candidates =
+        all.filter(col("benchmark").equalTo(benchmark).and(col("setting").equalTo(setting)));
     if (options.scalingBaselineRun() != null) {
       candidates = candidates.filter(col("run_id").equalTo(options.scalingBaselineRun()));
     }
     List<Row> rows = candidates.select("run_id", "value").orderBy("run_id").collectAsList();
     if (options.scalingBaselineRun() != null && rows.isEmpty()) {
-      throw new ConfigException(List.of("score.scaling_baseline_run: run " + options.scalingBaselineRun() + " has no "
-          + options.scalingMetric() + " score of setting " + setting + " on " + benchmark + ", expected a scored run"));
+      throw new ConfigException(
+          List.of(
+              "score.scaling_baseline_run: run "
+                  + options.scalingBaselineRun()
+                  + " has no "
+                  + options.scalingMetric()
+                  + " score of setting "
+                  + setting
+                  + " on "
+                  + benchmark
+                  + ", expected a scored run"));
     }
     if (rows.size() > 1) {
-      throw new ConfigException(List.of("score.scaling_baseline_run: got null, but " + setting + " has " + rows.size()
-          + " scored runs on " + benchmark + " (" + rows.stream().map(r -> r.getString(0)).toList() + "), expected one of them"));
+      throw new ConfigException(
+          List.of(
+              "score.scaling_baseline_run: got null, but "
+                  + setting
+                  + " has "
+                  + rows.size()
+                  + " scored runs on "
+                  + benchmark
+                  + " ("
+                  + rows.stream().map(r -> r.getString(0)).toList()
+                  + "), expected one of them"));
     }
     return rows.isEmpty() ? null : rows.get(0).getDouble(1);
   }

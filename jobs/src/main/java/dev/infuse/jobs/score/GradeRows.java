@@ -14,12 +14,12 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Grades each prediction joined with its question, without any I/O: the answer job's {@code correct}
- * when it set one; for free answers, FinanceBench numeric grading within the tolerance; and
- * {@code acc_norm} recomputed from the stored option log-likelihoods of loglikelihood runs. A free
- * answer that is not a single number comes out as {@link #JUDGE}, for the LLM judge; a prediction that
- * cannot be scored (its question is missing or unlabelled, its option scores do not fit its options)
- * as {@link #REJECTED}, with the reason.
+ * Grades each prediction joined with its question, without any I/O: the answer job's {@code
+ * correct} when it set one; for free answers, FinanceBench numeric grading within the tolerance;
+ * and {@code acc_norm} recomputed from the stored option log-likelihoods of loglikelihood runs. A
+ * free answer that is not a single number comes out as {@link #JUDGE}, for the LLM judge; a
+ * prediction that cannot be scored (its question is missing or unlabelled, its option scores do not
+ * fit its options) as {@link #REJECTED}, with the reason.
  */
 final class GradeRows implements FlatMapFunction<Iterator<Row>, Row> {
   private static final long serialVersionUID = 1L;
@@ -30,32 +30,53 @@ final class GradeRows implements FlatMapFunction<Iterator<Row>, Row> {
 
   /** Who decided {@code correct}: the answer job, the numeric tolerance, or the LLM judge. */
   static final String BY_ANSWER = "answer";
+
   static final String BY_NUMERIC = "numeric";
   static final String BY_JUDGE = "judge";
 
   /** Input columns: predictions joined with questions (question columns null when it has none). */
-  static final List<String> INPUT = List.of("run_id", "question_id", "benchmark", "setting", "model", "answer_mode",
-      "prompt_version", "raw_output", "parsed_answer", "correct", "option_scores", "synthetic_tokens", "config_hash",
-      "question_found", "question", "options", "gold", "gold_index", "answer_type", "subsets");
+  static final List<String> INPUT =
+      List.of(
+          "run_id",
+          "question_id",
+          "benchmark",
+          "setting",
+          "model",
+          "answer_mode",
+          "prompt_version",
+          "raw_output",
+          "parsed_answer",
+          "correct",
+          "option_scores",
+          "synthetic_tokens",
+          "config_hash",
+          "question_found",
+          "question",
+          "options",
+          "gold",
+          "gold_index",
+          "answer_type",
+          "subsets");
 
-  static final StructType SCHEMA = new StructType()
-      .add("run_id", DataTypes.StringType, false)
-      .add("question_id", DataTypes.StringType, false)
-      .add("benchmark", DataTypes.StringType, false)
-      .add("setting", DataTypes.StringType, false)
-      .add("model", DataTypes.StringType, false)
-      .add("prompt_version", DataTypes.StringType, false)
-      .add("synthetic_tokens", DataTypes.LongType, true)
-      .add("config_hash", DataTypes.StringType, false)
-      .add("subsets", DataTypes.createArrayType(DataTypes.StringType, false), false)
-      .add("status", DataTypes.StringType, false)
-      .add("correct", DataTypes.BooleanType, true)
-      .add("acc_norm", DataTypes.BooleanType, true)
-      .add("grader", DataTypes.StringType, true)
-      .add("question", DataTypes.StringType, true)
-      .add("gold", DataTypes.StringType, true)
-      .add("answer", DataTypes.StringType, true)
-      .add("reason", DataTypes.StringType, true);
+  static final StructType SCHEMA =
+      new StructType()
+          .add("run_id", DataTypes.StringType, false)
+          .add("question_id", DataTypes.StringType, false)
+          .add("benchmark", DataTypes.StringType, false)
+          .add("setting", DataTypes.StringType, false)
+          .add("model", DataTypes.StringType, false)
+          .add("prompt_version", DataTypes.StringType, false)
+          .add("synthetic_tokens", DataTypes.LongType, true)
+          .add("config_hash", DataTypes.StringType, false)
+          .add("subsets", DataTypes.createArrayType(DataTypes.StringType, false), false)
+          .add("status", DataTypes.StringType, false)
+          .add("correct", DataTypes.BooleanType, true)
+          .add("acc_norm", DataTypes.BooleanType, true)
+          .add("grader", DataTypes.StringType, true)
+          .add("question", DataTypes.StringType, true)
+          .add("gold", DataTypes.StringType, true)
+          .add("answer", DataTypes.StringType, true)
+          .add("reason", DataTypes.StringType, true);
 
   private final double tolerance;
 
@@ -74,23 +95,53 @@ final class GradeRows implements FlatMapFunction<Iterator<Row>, Row> {
   }
 
   static Row grade(Row p, NumericGrader grader) {
-    String answer = p.isNullAt(p.fieldIndex("parsed_answer")) ? p.<String>getAs("raw_output") : p.<String>getAs("parsed_answer");
+    String answer =
+        p.isNullAt(p.fieldIndex("parsed_answer"))
+            ? p.<String>getAs("raw_output")
+            : p.<String>getAs("parsed_answer");
     if (!p.<Boolean>getAs("question_found")) {
-      return row(p, REJECTED, null, null, null, answer, "question_id: " + p.getAs("question_id")
-          + " is not in questions, expected the question the prediction answers");
+      return row(
+          p,
+          REJECTED,
+          null,
+          null,
+          null,
+          answer,
+          "question_id: "
+              + p.getAs("question_id")
+              + " is not in questions, expected the question the prediction answers");
     }
     String gold = p.getAs("gold");
     if (gold == null) {
-      return row(p, REJECTED, null, null, null, answer, "gold: null (an unlabelled split), expected a gold answer to score against");
+      return row(
+          p,
+          REJECTED,
+          null,
+          null,
+          null,
+          answer,
+          "gold: null (an unlabelled split), expected a gold answer to score against");
     }
     Boolean accNorm = null;
-    if ("loglikelihood".equals(p.getAs("answer_mode")) && !p.isNullAt(p.fieldIndex("option_scores"))
-        && !p.isNullAt(p.fieldIndex("options")) && !p.isNullAt(p.fieldIndex("gold_index"))) {
+    if ("loglikelihood".equals(p.getAs("answer_mode"))
+        && !p.isNullAt(p.fieldIndex("option_scores"))
+        && !p.isNullAt(p.fieldIndex("options"))
+        && !p.isNullAt(p.fieldIndex("gold_index"))) {
       List<Double> scores = p.getList(p.fieldIndex("option_scores"));
       List<String> options = p.getList(p.fieldIndex("options"));
       if (scores.size() != options.size() || scores.stream().anyMatch(java.util.Objects::isNull)) {
-        return row(p, REJECTED, null, null, null, answer, "option_scores: got " + scores.size() + " value(s) for "
-            + options.size() + " options, expected one log-likelihood per option");
+        return row(
+            p,
+            REJECTED,
+            null,
+            null,
+            null,
+            answer,
+            "option_scores: got "
+                + scores.size()
+                + " value(s) for "
+                + options.size()
+                + " options, expected one log-likelihood per option");
       }
       double[] lls = scores.stream().mapToDouble(Double::doubleValue).toArray();
       List<String> scored = scoredChoices(p.getAs("benchmark"), options);
@@ -102,25 +153,37 @@ final class GradeRows implements FlatMapFunction<Iterator<Row>, Row> {
     String type = p.getAs("answer_type");
     if (!"free".equals(type) && !"numeric".equals(type)) {
       // The agreed predictions contract: only free answers are left for score to grade.
-      return row(p, REJECTED, null, null, null, answer, "correct: null for answer_type " + type
-          + ", expected the answer job to grade mcq and label answers (null only for free)");
+      return row(
+          p,
+          REJECTED,
+          null,
+          null,
+          null,
+          answer,
+          "correct: null for answer_type "
+              + type
+              + ", expected the answer job to grade mcq and label answers (null only for free)");
     }
     if (answer == null || answer.isBlank()) {
-      // Unparseable and empty answers count as wrong, as the answer job counts them for other types.
+      // Unparseable and empty answers count as wrong, as the answer job counts them for other
+      // types.
       return row(p, GRADED, false, accNorm, BY_NUMERIC, answer, null);
     }
     return switch (grader.grade(gold, answer)) {
       case CORRECT -> row(p, GRADED, true, accNorm, BY_NUMERIC, answer, null);
       case INCORRECT -> row(p, GRADED, false, accNorm, BY_NUMERIC, answer, null);
-      // A numeric question (GSM8K) with no single number in the answer is wrong; a free one goes to the judge.
-      case NOT_NUMERIC -> "numeric".equals(type) ? row(p, GRADED, false, accNorm, BY_NUMERIC, answer, null)
-          : row(p, JUDGE, null, accNorm, null, answer, null);
+      // A numeric question (GSM8K) with no single number in the answer is wrong; a free one goes to
+      // the judge.
+      case NOT_NUMERIC ->
+          "numeric".equals(type)
+              ? row(p, GRADED, false, accNorm, BY_NUMERIC, answer, null)
+              : row(p, JUDGE, null, accNorm, null, answer, null);
     };
   }
 
   /**
-   * The texts the answer job scored, which acc_norm divides by: the options as its prompt format renders
-   * them (for NLI, True / Neither / False rather than the stored labels).
+   * The texts the answer job scored, which acc_norm divides by: the options as its prompt format
+   * renders them (for NLI, True / Neither / False rather than the stored labels).
    */
   static List<String> scoredChoices(String benchmark, List<String> options) {
     try {
@@ -131,11 +194,39 @@ final class GradeRows implements FlatMapFunction<Iterator<Row>, Row> {
     }
   }
 
-  private static Row row(Row p, String status, Boolean correct, Boolean accNorm, String grader, String answer, String reason) {
-    Object subsets = p.isNullAt(p.fieldIndex("subsets")) ? scala.collection.immutable.List.empty() : p.get(p.fieldIndex("subsets"));
+  private static Row row(
+      Row p,
+      String status,
+      Boolean correct,
+      Boolean accNorm,
+      String grader,
+      String answer,
+      String reason) {
+    Object subsets =
+        p.isNullAt(p.fieldIndex("subsets"))
+            ? scala.collection.immutable.List.empty()
+            : p.get(p.fieldIndex("subsets"));
     // With its schema, so tests (and readers of the RDD) can look fields up by name.
-    return new GenericRowWithSchema(new Object[] {p.getAs("run_id"), p.getAs("question_id"), p.getAs("benchmark"),
-        p.getAs("setting"), p.getAs("model"), p.getAs("prompt_version"), p.getAs("synthetic_tokens"), p.getAs("config_hash"),
-        subsets, status, correct, accNorm, grader, p.getAs("question"), p.getAs("gold"), answer, reason}, SCHEMA);
+    return new GenericRowWithSchema(
+        new Object[] {
+          p.getAs("run_id"),
+          p.getAs("question_id"),
+          p.getAs("benchmark"),
+          p.getAs("setting"),
+          p.getAs("model"),
+          p.getAs("prompt_version"),
+          p.getAs("synthetic_tokens"),
+          p.getAs("config_hash"),
+          subsets,
+          status,
+          correct,
+          accNorm,
+          grader,
+          p.getAs("question"),
+          p.getAs("gold"),
+          answer,
+          reason
+        },
+        SCHEMA);
   }
 }

@@ -17,10 +17,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The judge's keyed chat requests, built on executors. Unlike generation, the judge samples greedily
- * (temperature 0, top_p 1) with a seed from the question and the rubric version only: the same answer
- * to the same question is the same request, so it is judged once and then read from {@code llm_calls},
- * whatever the run seed, bootstrap seed or generation temperature of the run.
+ * The judge's keyed chat requests, built on executors. Unlike generation, the judge samples
+ * greedily (temperature 0, top_p 1) with a seed from the question and the rubric version only: the
+ * same answer to the same question is the same request, so it is judged once and then read from
+ * {@code llm_calls}, whatever the run seed, bootstrap seed or generation temperature of the run.
  */
 final class JudgeRequests implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -51,21 +51,31 @@ final class JudgeRequests implements Serializable {
     return template;
   }
 
-  /** @return call key, chat request JSON, canonical request JSON */
+  /**
+   * @return call key, chat request JSON, canonical request JSON
+   */
   String[] build(String questionId, String question, String gold, String answer) {
     Map<String, String> vars = new LinkedHashMap<>();
     vars.put("question", question);
     vars.put("gold", gold);
     vars.put("answer", answer);
-    List<ChatMessage> messages = template().render(vars).stream().map(m -> new ChatMessage(m.role(), m.content())).toList();
+    List<ChatMessage> messages =
+        template().render(vars).stream().map(m -> new ChatMessage(m.role(), m.content())).toList();
     Map<String, String> task = new LinkedHashMap<>(vars);
     task.put("task", template().id());
     long seed = RequestBuilder.seedFor(0, questionId, promptVersion());
-    ChatRequest request = new ChatRequest(model, messages, new GenerationParams(maxTokens, 0.0, 1.0, 1, List.of(), seed,
-        false, null), task);
+    ChatRequest request =
+        new ChatRequest(
+            model,
+            messages,
+            new GenerationParams(maxTokens, 0.0, 1.0, 1, List.of(), seed, false, null),
+            task);
     try {
-      return new String[] {RequestKeys.key(backend, request), JSON.writeValueAsString(request),
-          RequestKeys.canonicalJson(backend, request)};
+      return new String[] {
+        RequestKeys.key(backend, request),
+        JSON.writeValueAsString(request),
+        RequestKeys.canonicalJson(backend, request)
+      };
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }

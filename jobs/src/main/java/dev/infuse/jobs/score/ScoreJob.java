@@ -42,7 +42,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -55,22 +54,23 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 
 /**
- * {@code score}: grades {@code predictions} against {@code questions} and writes {@code scores}, one
- * row per run, benchmark, subset ({@code all} and each name in {@code questions.subsets}), setting and
- * metric, each with a seeded percentile bootstrap interval; with {@code score.compare = [[a, b], ...]} it
- * also writes the paired bootstrap comparison of each b against its a to {@code score_comparisons}.
+ * {@code score}: grades {@code predictions} against {@code questions} and writes {@code scores},
+ * one row per run, benchmark, subset ({@code all} and each name in {@code questions.subsets}),
+ * setting and metric, each with a seeded percentile bootstrap interval; with {@code score.compare =
+ * [[a, b], ...]} it also writes the paired bootstrap comparison of each b against its a to {@code
+ * score_comparisons}.
  *
  * <p>Grading: the answer job's {@code correct} when set; free answers (FinanceBench) by the numeric
- * tolerance, then, when either side is not a single number, by the LLM judge through {@link LlmCallRunner}
- * (so judgements are cached in {@code llm_calls} and never asked twice). {@code acc_norm} is recomputed
- * for loglikelihood runs from their option log-likelihoods. A prediction that cannot be graded (no
- * question, no gold, judge off or failed, unparseable verdict) goes to quarantine with the reason, and
- * read = graded + quarantined.
+ * tolerance, then, when either side is not a single number, by the LLM judge through {@link
+ * LlmCallRunner} (so judgements are cached in {@code llm_calls} and never asked twice). {@code
+ * acc_norm} is recomputed for loglikelihood runs from their option log-likelihoods. A prediction
+ * that cannot be graded (no question, no gold, judge off or failed, unparseable verdict) goes to
+ * quarantine with the reason, and read = graded + quarantined.
  *
- * <p>Rescoring a run replaces its rows in {@code scores}: the bootstrap seeds derive from
- * ({@code score.seed}, the row's key), so a rerun with the same inputs writes the same numbers (only
- * {@code score_run_id} changes); scores of a rescored run that no longer apply (a subset that is gone)
- * are deleted.
+ * <p>Rescoring a run replaces its rows in {@code scores}: the bootstrap seeds derive from ({@code
+ * score.seed}, the row's key), so a rerun with the same inputs writes the same numbers (only {@code
+ * score_run_id} changes); scores of a rescored run that no longer apply (a subset that is gone) are
+ * deleted.
  */
 public final class ScoreJob {
   public static final String NAME = "score";
@@ -78,9 +78,10 @@ public final class ScoreJob {
   public static final String ACC_NORM = "acc_norm";
   public static final String ALL = "all";
 
-  static final StructType METRIC_VALUE = new StructType()
-      .add("metric", DataTypes.StringType, false)
-      .add("value", DataTypes.DoubleType, false);
+  static final StructType METRIC_VALUE =
+      new StructType()
+          .add("metric", DataTypes.StringType, false)
+          .add("value", DataTypes.DoubleType, false);
 
   private final JobRun run;
   private final InfuseConfig.ScoreConfig options;
@@ -98,16 +99,23 @@ public final class ScoreJob {
     SparkSession spark = run.spark();
     Warehouse warehouse = run.warehouse();
     if (!warehouse.exists("predictions")) {
-      throw new ConfigException(List.of("predictions: no such table in " + warehouse.root()
-          + ", expected an answer run first (infuse answer)"));
+      throw new ConfigException(
+          List.of(
+              "predictions: no such table in "
+                  + warehouse.root()
+                  + ", expected an answer run first (infuse answer)"));
     }
     Dataset<Row> predictions = warehouse.read("predictions");
     List<String> runs = runsToScore(predictions);
     predictions = predictions.filter(col("run_id").isin(runs.toArray()));
     Dataset<Row> joined = join(predictions, warehouse.read("questions"));
 
-    Dataset<Row> first = spark.createDataFrame(joined.javaRDD().mapPartitions(new GradeRows(options.numericTolerance())),
-        GradeRows.SCHEMA).persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> first =
+        spark
+            .createDataFrame(
+                joined.javaRDD().mapPartitions(new GradeRows(options.numericTolerance())),
+                GradeRows.SCHEMA)
+            .persist(StorageLevel.MEMORY_AND_DISK());
     Map<String, Long> details = new LinkedHashMap<>();
     Dataset<Row> graded;
     LlmCallRunner.Outcome outcome = null;
@@ -119,12 +127,24 @@ public final class ScoreJob {
     if (judgeCount == 0) {
       judged = needJudge;
     } else if (!options.judgeWith(run.config().llm().backend())) {
-      judged = needJudge.withColumn("status", lit(GradeRows.REJECTED)).withColumn("reason", lit(
-          "free answer: gold or answer is not a single number and score.judge is " + options.judge() + " with llm.backend "
-              + run.config().llm().backend() + ", expected score.judge=on (or auto) with a backend that can judge"));
+      judged =
+          needJudge
+              .withColumn("status", lit(GradeRows.REJECTED))
+              .withColumn(
+                  "reason",
+                  lit(
+                      "free answer: gold or answer is not a single number and score.judge is "
+                          + options.judge()
+                          + " with llm.backend "
+                          + run.config().llm().backend()
+                          + ", expected score.judge=on (or auto) with a backend that can judge"));
     } else {
-      JudgeRequests requests = new JudgeRequests(run.config(), PromptLibrary.load(
-          spark.sparkContext().hadoopConfiguration(), run.config().run().promptsDir()).get(JudgeVerdict.PROMPT_ID));
+      JudgeRequests requests =
+          new JudgeRequests(
+              run.config(),
+              PromptLibrary.load(
+                      spark.sparkContext().hadoopConfiguration(), run.config().run().promptsDir())
+                  .get(JudgeVerdict.PROMPT_ID));
       judgeVersion = requests.promptVersion();
       LlmCallRunner runner = new LlmCallRunner(run);
       calls = judgeRequests(spark, needJudge, requests).persist(StorageLevel.MEMORY_AND_DISK());
@@ -132,14 +152,19 @@ public final class ScoreJob {
       judged = applyVerdicts(needJudge, runner.responses(calls));
       details.putAll(runner.details(outcome));
     }
-    graded = first.filter(col("status").notEqual(GradeRows.JUDGE))
-        .unionByName(judged.select(GradeRows.SCHEMA.fieldNames()[0], rest(GradeRows.SCHEMA.fieldNames())))
-        .persist(StorageLevel.MEMORY_AND_DISK());
+    graded =
+        first
+            .filter(col("status").notEqual(GradeRows.JUDGE))
+            .unionByName(
+                judged.select(
+                    GradeRows.SCHEMA.fieldNames()[0], rest(GradeRows.SCHEMA.fieldNames())))
+            .persist(StorageLevel.MEMORY_AND_DISK());
     details.put("judge.requested", judgeCount);
     try {
       Map<String, Long> byStatus = new HashMap<>();
       for (Row r : graded.groupBy("status", "grader").count().collectAsList()) {
-        String key = GradeRows.GRADED.equals(r.getString(0)) ? "graded.by_" + r.getString(1) : "quarantined";
+        String key =
+            GradeRows.GRADED.equals(r.getString(0)) ? "graded.by_" + r.getString(1) : "quarantined";
         byStatus.merge(key, r.getLong(2), Long::sum);
       }
       first.unpersist();
@@ -148,13 +173,19 @@ public final class ScoreJob {
       }
       long read = predictions.count();
       long rejected = byStatus.getOrDefault("quarantined", 0L);
-      Dataset<Row> metricRows = metricRows(graded.filter(col("status").equalTo(GradeRows.GRADED)))
-          .persist(StorageLevel.MEMORY_AND_DISK());
+      Dataset<Row> metricRows =
+          metricRows(graded.filter(col("status").equalTo(GradeRows.GRADED)))
+              .persist(StorageLevel.MEMORY_AND_DISK());
       Map<String, String> shas = gitShas(warehouse, runs);
       List<Row> scoreRows = scoreRows(metricRows, judgeVersion, shas);
       Contract scoresContract = Contracts.load("scores");
-      WriteResult write = scoreRows.isEmpty() ? WriteResult.unchanged("scores")
-          : warehouse.replaceWithin(scoresContract, spark.createDataFrame(scoreRows, scoresContract.schema()), "run_id");
+      WriteResult write =
+          scoreRows.isEmpty()
+              ? WriteResult.unchanged("scores")
+              : warehouse.replaceWithin(
+                  scoresContract,
+                  spark.createDataFrame(scoreRows, scoresContract.schema()),
+                  "run_id");
 
       List<Row> comparisonRows = List.of();
       WriteResult compareWrite = WriteResult.unchanged("score_comparisons");
@@ -164,23 +195,34 @@ public final class ScoreJob {
           comparisonRows.addAll(comparisonRows(metricRows, pair.get(0), pair.get(1)));
         }
         Contract contract = Contracts.load("score_comparisons");
-        compareWrite = warehouse.upsert(contract, spark.createDataFrame(comparisonRows, contract.schema()));
+        compareWrite =
+            warehouse.upsert(contract, spark.createDataFrame(comparisonRows, contract.schema()));
       }
-      Dataset<Row> bad = graded.filter(col("status").equalTo(GradeRows.REJECTED))
-          .select(lit("predictions").as("source"),
-              concat(lit("run_id="), col("run_id"), lit(", question_id="), col("question_id")).as("location"),
-              col("answer").as("payload"), lit(null).cast("binary").as("payload_bytes"), col("reason"));
-      WriteResult quarantine = rejected == 0 ? WriteResult.unchanged("quarantine")
-          : Quarantine.write(warehouse, Quarantine.rows(bad, NAME, run.runId(), run.startedAt()));
+      Dataset<Row> bad =
+          graded
+              .filter(col("status").equalTo(GradeRows.REJECTED))
+              .select(
+                  lit("predictions").as("source"),
+                  concat(lit("run_id="), col("run_id"), lit(", question_id="), col("question_id"))
+                      .as("location"),
+                  col("answer").as("payload"),
+                  lit(null).cast("binary").as("payload_bytes"),
+                  col("reason"));
+      WriteResult quarantine =
+          rejected == 0
+              ? WriteResult.unchanged("quarantine")
+              : Quarantine.write(
+                  warehouse, Quarantine.rows(bad, NAME, run.runId(), run.startedAt()));
       metricRows.unpersist();
 
       long gradedCount = read - rejected;
       details.put("predictions", read);
-      byStatus.forEach((k, v) -> {
-        if (!"quarantined".equals(k)) {
-          details.put(k, v);
-        }
-      });
+      byStatus.forEach(
+          (k, v) -> {
+            if (!"quarantined".equals(k)) {
+              details.put(k, v);
+            }
+          });
       details.put("scores.rows", (long) scoreRows.size());
       details.put("scores.inserted", write.inserted());
       details.put("scores.updated", write.updated());
@@ -189,11 +231,19 @@ public final class ScoreJob {
       details.put("quarantine.inserted", quarantine.inserted());
       RunCounts counts = new RunCounts(read, gradedCount, rejected, details);
       print(scoreRows, comparisonRows, read, gradedCount, rejected, write, outcome);
-      if (outcome != null && outcome.called() > 0
-          && (double) outcome.failed() / outcome.called() > run.config().llm().maxFailureFraction()) {
-        throw new JobFailedException(String.format(Locale.ROOT, "score: %d of %d judge calls failed, above"
-            + " llm.max_failure_fraction %s; they are in llm_calls with their errors and are retried on the next run",
-            outcome.failed(), outcome.called(), run.config().llm().maxFailureFraction()), counts);
+      if (outcome != null
+          && outcome.called() > 0
+          && (double) outcome.failed() / outcome.called()
+              > run.config().llm().maxFailureFraction()) {
+        throw new JobFailedException(
+            String.format(
+                Locale.ROOT,
+                "score: %d of %d judge calls failed, above"
+                    + " llm.max_failure_fraction %s; they are in llm_calls with their errors and are retried on the next run",
+                outcome.failed(),
+                outcome.called(),
+                run.config().llm().maxFailureFraction()),
+            counts);
       }
       return counts;
     } finally {
@@ -205,10 +255,18 @@ public final class ScoreJob {
     return java.util.Arrays.copyOfRange(names, 1, names.length);
   }
 
-  /** score.runs (and both score.compare runs), checked against predictions; all runs when none is named. */
+  /**
+   * score.runs (and both score.compare runs), checked against predictions; all runs when none is
+   * named.
+   */
   private List<String> runsToScore(Dataset<Row> predictions) {
-    List<String> present = predictions.select("run_id").distinct().orderBy("run_id")
-        .as(org.apache.spark.sql.Encoders.STRING()).collectAsList();
+    List<String> present =
+        predictions
+            .select("run_id")
+            .distinct()
+            .orderBy("run_id")
+            .as(org.apache.spark.sql.Encoders.STRING())
+            .collectAsList();
     Set<String> wanted = new LinkedHashSet<>(options.runs());
     if (!wanted.isEmpty()) {
       options.compare().forEach(wanted::addAll);
@@ -221,7 +279,8 @@ public final class ScoreJob {
     }
     for (String id : options.compare().stream().flatMap(List::stream).distinct().toList()) {
       if (!present.contains(id)) {
-        problems.add("score.compare: run " + id + " has no predictions, expected one of " + present);
+        problems.add(
+            "score.compare: run " + id + " has no predictions, expected one of " + present);
       }
     }
     if (!problems.isEmpty()) {
@@ -232,74 +291,153 @@ public final class ScoreJob {
 
   /** Predictions with their question's fields, and whether the question exists. */
   static Dataset<Row> join(Dataset<Row> predictions, Dataset<Row> questions) {
-    Dataset<Row> q = questions.select(col("question_id").as("q_id"), col("question"), col("options"), col("gold"),
-        col("gold_index"), col("answer_type"), col("subsets"));
-    return predictions.join(q, predictions.col("question_id").equalTo(q.col("q_id")), "left")
+    Dataset<Row> q =
+        questions.select(
+            col("question_id").as("q_id"),
+            col("question"),
+            col("options"),
+            col("gold"),
+            col("gold_index"),
+            col("answer_type"),
+            col("subsets"));
+    return predictions
+        .join(q, predictions.col("question_id").equalTo(q.col("q_id")), "left")
         .withColumn("question_found", col("q_id").isNotNull())
         .select(GradeRows.INPUT.stream().map(c -> col(c)).toArray(Column[]::new));
   }
 
-  private static Dataset<Row> judgeRequests(SparkSession spark, Dataset<Row> needJudge, JudgeRequests requests) {
-    StructType schema = new StructType()
-        .add("run_id", DataTypes.StringType, false)
-        .add("question_id", DataTypes.StringType, false)
-        .add("call_key", DataTypes.StringType, false)
-        .add("chat_request", DataTypes.StringType, false)
-        .add("canonical_request", DataTypes.StringType, false);
-    return spark.createDataFrame(needJudge.select("run_id", "question_id", "question", "gold", "answer").javaRDD().map(r -> {
-      String[] built = requests.build(r.getString(1), r.getString(2), r.getString(3), r.getString(4));
-      return RowFactory.create(r.getString(0), r.getString(1), built[0], built[1], built[2]);
-    }), schema);
+  private static Dataset<Row> judgeRequests(
+      SparkSession spark, Dataset<Row> needJudge, JudgeRequests requests) {
+    StructType schema =
+        new StructType()
+            .add("run_id", DataTypes.StringType, false)
+            .add("question_id", DataTypes.StringType, false)
+            .add("call_key", DataTypes.StringType, false)
+            .add("chat_request", DataTypes.StringType, false)
+            .add("canonical_request", DataTypes.StringType, false);
+    return spark.createDataFrame(
+        needJudge
+            .select("run_id", "question_id", "question", "gold", "answer")
+            .javaRDD()
+            .map(
+                r -> {
+                  String[] built =
+                      requests.build(
+                          r.getString(1), r.getString(2), r.getString(3), r.getString(4));
+                  return RowFactory.create(
+                      r.getString(0), r.getString(1), built[0], built[1], built[2]);
+                }),
+        schema);
   }
 
   /** The judge's verdicts on {@code needJudge}: graded by the judge, or rejected with why not. */
   static Dataset<Row> applyVerdicts(Dataset<Row> needJudge, Dataset<Row> responses) {
-    UserDefinedFunction verdict = udf((UDF1<String, Boolean>) text -> JudgeVerdict.parse(text).correct(), DataTypes.BooleanType);
-    UserDefinedFunction problem = udf((UDF1<String, String>) text -> JudgeVerdict.parse(text).problem(), DataTypes.StringType);
-    Dataset<Row> r = responses.select(col("run_id").as("r_run"), col("question_id").as("r_question"),
-        col("status").as("call_status"), col("response_text"), col("error").as("call_error"), col("call_key"));
+    UserDefinedFunction verdict =
+        udf(
+            (UDF1<String, Boolean>) text -> JudgeVerdict.parse(text).correct(),
+            DataTypes.BooleanType);
+    UserDefinedFunction problem =
+        udf(
+            (UDF1<String, String>) text -> JudgeVerdict.parse(text).problem(),
+            DataTypes.StringType);
+    Dataset<Row> r =
+        responses.select(
+            col("run_id").as("r_run"),
+            col("question_id").as("r_question"),
+            col("status").as("call_status"),
+            col("response_text"),
+            col("error").as("call_error"),
+            col("call_key"));
     Column ok = col("call_status").equalTo("succeeded");
-    Dataset<Row> joined = needJudge.join(r, needJudge.col("run_id").equalTo(r.col("r_run"))
-            .and(needJudge.col("question_id").equalTo(r.col("r_question"))), "left")
-        .withColumn("verdict", when(ok, verdict.apply(col("response_text"))));
+    Dataset<Row> joined =
+        needJudge
+            .join(
+                r,
+                needJudge
+                    .col("run_id")
+                    .equalTo(r.col("r_run"))
+                    .and(needJudge.col("question_id").equalTo(r.col("r_question"))),
+                "left")
+            .withColumn("verdict", when(ok, verdict.apply(col("response_text"))));
     return joined
-        .withColumn("status", when(col("verdict").isNotNull(), lit(GradeRows.GRADED)).otherwise(lit(GradeRows.REJECTED)))
+        .withColumn(
+            "status",
+            when(col("verdict").isNotNull(), lit(GradeRows.GRADED))
+                .otherwise(lit(GradeRows.REJECTED)))
         .withColumn("correct", col("verdict"))
         .withColumn("grader", when(col("verdict").isNotNull(), lit(GradeRows.BY_JUDGE)))
-        .withColumn("reason", when(col("call_status").isNull(),
-                lit("judge call not made: deferred by llm.max_total_tokens; it is made on the next run"))
-            .when(ok.and(col("verdict").isNull()), concat(lit("call " ), col("call_key"), lit(": "),
-                problem.apply(col("response_text"))))
-            .when(col("verdict").isNull(), concat(lit("judge call " ), col("call_key"),
-                lit(" failed (retried on the next run): "), col("call_error"))))
+        .withColumn(
+            "reason",
+            when(
+                    col("call_status").isNull(),
+                    lit(
+                        "judge call not made: deferred by llm.max_total_tokens; it is made on the next run"))
+                .when(
+                    ok.and(col("verdict").isNull()),
+                    concat(
+                        lit("call "),
+                        col("call_key"),
+                        lit(": "),
+                        problem.apply(col("response_text"))))
+                .when(
+                    col("verdict").isNull(),
+                    concat(
+                        lit("judge call "),
+                        col("call_key"),
+                        lit(" failed (retried on the next run): "),
+                        col("call_error"))))
         .select(GradeRows.SCHEMA.fieldNames()[0], rest(GradeRows.SCHEMA.fieldNames()));
   }
 
   /**
-   * One row per graded prediction, metric and subset: {@code accuracy} (and {@code acc_norm} where it
-   * was computed) as 0/1, under {@code all} and each of the question's subsets.
+   * One row per graded prediction, metric and subset: {@code accuracy} (and {@code acc_norm} where
+   * it was computed) as 0/1, under {@code all} and each of the question's subsets.
    */
   static Dataset<Row> metricRows(Dataset<Row> graded) {
-    Column accuracy = struct(lit(ACCURACY).as("metric"), when(col("correct"), 1.0).otherwise(0.0).as("value"));
-    Column accNorm = struct(lit(ACC_NORM).as("metric"), when(col("acc_norm"), 1.0).otherwise(0.0).as("value"));
+    Column accuracy =
+        struct(lit(ACCURACY).as("metric"), when(col("correct"), 1.0).otherwise(0.0).as("value"));
+    Column accNorm =
+        struct(lit(ACC_NORM).as("metric"), when(col("acc_norm"), 1.0).otherwise(0.0).as("value"));
     return graded
-        .withColumn("m", explode(when(col("acc_norm").isNull(), array(accuracy)).otherwise(array(accuracy, accNorm))))
+        .withColumn(
+            "m",
+            explode(
+                when(col("acc_norm").isNull(), array(accuracy))
+                    .otherwise(array(accuracy, accNorm))))
         .withColumn("subset", explode(array_union(array(lit(ALL)), col("subsets"))))
-        .select(col("run_id"), col("question_id"), col("benchmark"), col("subset"), col("setting"), col("model"),
-            col("m.metric").as("metric"), col("m.value").as("value"), col("synthetic_tokens"), col("config_hash"),
-            col("prompt_version"), col("grader"));
+        .select(
+            col("run_id"),
+            col("question_id"),
+            col("benchmark"),
+            col("subset"),
+            col("setting"),
+            col("model"),
+            col("m.metric").as("metric"),
+            col("m.value").as("value"),
+            col("synthetic_tokens"),
+            col("config_hash"),
+            col("prompt_version"),
+            col("grader"));
   }
 
-  /** The scores rows: per (run, benchmark, subset, setting, metric), the mean and its bootstrap interval. */
-  private List<Row> scoreRows(Dataset<Row> metricRows, String judgeVersion, Map<String, String> shas) {
-    List<Row> groups = metricRows.groupBy("run_id", "benchmark", "subset", "setting", "metric")
-        .agg(first("model").as("model"), max("synthetic_tokens").as("synthetic_tokens"),
-            sort_array(collect_set("config_hash")).as("config_hashes"),
-            sort_array(collect_set("prompt_version")).as("prompt_versions"),
-            max(col("grader").equalTo(GradeRows.BY_JUDGE)).as("judged"),
-            sort_array(collect_list(struct(col("question_id"), col("value")))).as("values"))
-        .orderBy("run_id", "benchmark", "subset", "setting", "metric")
-        .collectAsList();
+  /**
+   * The scores rows: per (run, benchmark, subset, setting, metric), the mean and its bootstrap
+   * interval.
+   */
+  private List<Row> scoreRows(
+      Dataset<Row> metricRows, String judgeVersion, Map<String, String> shas) {
+    List<Row> groups =
+        metricRows
+            .groupBy("run_id", "benchmark", "subset", "setting", "metric")
+            .agg(
+                first("model").as("model"),
+                max("synthetic_tokens").as("synthetic_tokens"),
+                sort_array(collect_set("config_hash")).as("config_hashes"),
+                sort_array(collect_set("prompt_version")).as("prompt_versions"),
+                max(col("grader").equalTo(GradeRows.BY_JUDGE)).as("judged"),
+                sort_array(collect_list(struct(col("question_id"), col("value")))).as("values"))
+            .orderBy("run_id", "benchmark", "subset", "setting", "metric")
+            .collectAsList();
     List<Row> rows = new ArrayList<>(groups.size());
     for (Row g : groups) {
       String runId = g.getAs("run_id");
@@ -308,35 +446,79 @@ public final class ScoreJob {
       String metric = g.getAs("metric");
       List<Row> values = g.getList(g.fieldIndex("values"));
       double[] sample = values.stream().mapToDouble(v -> v.getDouble(1)).toArray();
-      Interval interval = bootstrap.mean(sample, RequestBuilder.seedFor(seed, "score", runId, benchmark, subset, metric));
+      Interval interval =
+          bootstrap.mean(
+              sample, RequestBuilder.seedFor(seed, "score", runId, benchmark, subset, metric));
       List<String> prompts = new ArrayList<>(g.getList(g.fieldIndex("prompt_versions")));
       if (judgeVersion != null && Boolean.TRUE.equals(g.getAs("judged"))) {
         prompts.add(judgeVersion);
         prompts.sort(String::compareTo);
       }
       List<String> hashes = g.getList(g.fieldIndex("config_hashes"));
-      rows.add(RowFactory.create(runId, benchmark, subset, g.getAs("setting"), g.getAs("model"), metric,
-          interval.value(), interval.n(), interval.low(), interval.high(), g.getAs("synthetic_tokens"),
-          String.join(",", hashes), SparkRows.seq(prompts), shas.getOrDefault(runId, BuildInfo.gitSha()), run.runId()));
+      rows.add(
+          RowFactory.create(
+              runId,
+              benchmark,
+              subset,
+              g.getAs("setting"),
+              g.getAs("model"),
+              metric,
+              interval.value(),
+              interval.n(),
+              interval.low(),
+              interval.high(),
+              g.getAs("synthetic_tokens"),
+              String.join(",", hashes),
+              SparkRows.seq(prompts),
+              shas.getOrDefault(runId, BuildInfo.gitSha()),
+              run.runId()));
     }
     return rows;
   }
 
-  /** The paired bootstrap of b against a on every benchmark, subset and metric they share questions in. */
+  /**
+   * The paired bootstrap of b against a on every benchmark, subset and metric they share questions
+   * in.
+   */
   private List<Row> comparisonRows(Dataset<Row> metricRows, String a, String b) {
-    Dataset<Row> left = metricRows.filter(col("run_id").equalTo(a)).select(col("question_id"), col("benchmark"),
-        col("subset"), col("metric"), col("setting").as("setting_a"), col("value").as("value_a"));
-    Dataset<Row> right = metricRows.filter(col("run_id").equalTo(b)).select(col("question_id"), col("benchmark"),
-        col("subset"), col("metric"), col("setting").as("setting_b"), col("value").as("value_b"));
-    List<Row> groups = left.join(right, SparkRows.seq(List.of("question_id", "benchmark", "subset", "metric")))
-        .groupBy("benchmark", "subset", "metric")
-        .agg(first("setting_a").as("setting_a"), first("setting_b").as("setting_b"),
-            sort_array(collect_list(struct(col("question_id"), col("value_a"), col("value_b")))).as("pairs"))
-        .orderBy("benchmark", "subset", "metric")
-        .collectAsList();
+    Dataset<Row> left =
+        metricRows
+            .filter(col("run_id").equalTo(a))
+            .select(
+                col("question_id"),
+                col("benchmark"),
+                col("subset"),
+                col("metric"),
+                col("setting").as("setting_a"),
+                col("value").as("value_a"));
+    Dataset<Row> right =
+        metricRows
+            .filter(col("run_id").equalTo(b))
+            .select(
+                col("question_id"),
+                col("benchmark"),
+                col("subset"),
+                col("metric"),
+                col("setting").as("setting_b"),
+                col("value").as("value_b"));
+    List<Row> groups =
+        left.join(right, SparkRows.seq(List.of("question_id", "benchmark", "subset", "metric")))
+            .groupBy("benchmark", "subset", "metric")
+            .agg(
+                first("setting_a").as("setting_a"),
+                first("setting_b").as("setting_b"),
+                sort_array(collect_list(struct(col("question_id"), col("value_a"), col("value_b"))))
+                    .as("pairs"))
+            .orderBy("benchmark", "subset", "metric")
+            .collectAsList();
     if (groups.isEmpty()) {
-      throw new ConfigException(List.of("score.compare: runs " + a + " and " + b
-          + " have no graded question in common, expected two runs over the same questions"));
+      throw new ConfigException(
+          List.of(
+              "score.compare: runs "
+                  + a
+                  + " and "
+                  + b
+                  + " have no graded question in common, expected two runs over the same questions"));
     }
     List<Row> rows = new ArrayList<>(groups.size());
     for (Row g : groups) {
@@ -346,9 +528,26 @@ public final class ScoreJob {
       String benchmark = g.getAs("benchmark");
       String subset = g.getAs("subset");
       String metric = g.getAs("metric");
-      PairedDifference d = bootstrap.paired(va, vb, RequestBuilder.seedFor(seed, "compare", a, b, benchmark, subset, metric));
-      rows.add(RowFactory.create(a, b, benchmark, subset, g.getAs("setting_a"), g.getAs("setting_b"), metric, d.n(),
-          d.valueA(), d.valueB(), d.diff(), d.low(), d.high(), d.pValue(), run.runId()));
+      PairedDifference d =
+          bootstrap.paired(
+              va, vb, RequestBuilder.seedFor(seed, "compare", a, b, benchmark, subset, metric));
+      rows.add(
+          RowFactory.create(
+              a,
+              b,
+              benchmark,
+              subset,
+              g.getAs("setting_a"),
+              g.getAs("setting_b"),
+              metric,
+              d.n(),
+              d.valueA(),
+              d.valueB(),
+              d.diff(),
+              d.low(),
+              d.high(),
+              d.pValue(),
+              run.runId()));
     }
     return rows;
   }
@@ -359,33 +558,76 @@ public final class ScoreJob {
     if (!warehouse.exists("runs")) {
       return shas;
     }
-    for (Row r : warehouse.read("runs").filter(col("run_id").isin(runs.toArray())).select("run_id", "git_sha")
-        .collectAsList()) {
+    for (Row r :
+        warehouse
+            .read("runs")
+            .filter(col("run_id").isin(runs.toArray()))
+            .select("run_id", "git_sha")
+            .collectAsList()) {
       shas.put(r.getString(0), r.getString(1));
     }
     return shas;
   }
 
-  private void print(List<Row> scoreRows, List<Row> comparisonRows, long read, long graded, long rejected, WriteResult write,
+  private void print(
+      List<Row> scoreRows,
+      List<Row> comparisonRows,
+      long read,
+      long graded,
+      long rejected,
+      WriteResult write,
       LlmCallRunner.Outcome outcome) {
     var out = run.out();
-    out.printf(Locale.ROOT, "score: %d prediction(s), %d graded, %d quarantined; %d score row(s), %d%% CIs from %d resamples%n",
-        read, graded, rejected, scoreRows.size(), Math.round(options.confidence() * 100), options.bootstrapResamples());
+    out.printf(
+        Locale.ROOT,
+        "score: %d prediction(s), %d graded, %d quarantined; %d score row(s), %d%% CIs from %d resamples%n",
+        read,
+        graded,
+        rejected,
+        scoreRows.size(),
+        Math.round(options.confidence() * 100),
+        options.bootstrapResamples());
     if (outcome != null) {
-      out.printf(Locale.ROOT, "  judge %s: %d request(s), %d cached, %d called, %d failed%n", run.config().llm().backend(),
-          outcome.requested(), outcome.cached(), outcome.called(), outcome.failed());
+      out.printf(
+          Locale.ROOT,
+          "  judge %s: %d request(s), %d cached, %d called, %d failed%n",
+          run.config().llm().backend(),
+          outcome.requested(),
+          outcome.cached(),
+          outcome.called(),
+          outcome.failed());
     }
     for (Row r : scoreRows) {
       if (ALL.equals(r.getString(2))) {
-        out.printf(Locale.ROOT, "  %s %s %s %s: %.4f [%.4f, %.4f] n=%d%n", r.getString(0), r.getString(1), r.getString(3),
-            r.getString(5), r.getDouble(6), r.getDouble(8), r.getDouble(9), r.getLong(7));
+        out.printf(
+            Locale.ROOT,
+            "  %s %s %s %s: %.4f [%.4f, %.4f] n=%d%n",
+            r.getString(0),
+            r.getString(1),
+            r.getString(3),
+            r.getString(5),
+            r.getDouble(6),
+            r.getDouble(8),
+            r.getDouble(9),
+            r.getLong(7));
       }
     }
     for (Row r : comparisonRows) {
       if (ALL.equals(r.getString(3))) {
-        out.printf(Locale.ROOT, "  %s (%s) - %s (%s) %s %s: %+.4f [%.4f, %.4f] p=%.4f n=%d%n", r.getString(1), r.getString(5),
-            r.getString(0), r.getString(4), r.getString(2), r.getString(6), r.getDouble(10), r.getDouble(11), r.getDouble(12),
-            r.getDouble(13), r.getLong(7));
+        out.printf(
+            Locale.ROOT,
+            "  %s (%s) - %s (%s) %s %s: %+.4f [%.4f, %.4f] p=%.4f n=%d%n",
+            r.getString(1),
+            r.getString(5),
+            r.getString(0),
+            r.getString(4),
+            r.getString(2),
+            r.getString(6),
+            r.getDouble(10),
+            r.getDouble(11),
+            r.getDouble(12),
+            r.getDouble(13),
+            r.getLong(7));
       }
     }
     out.println("  " + write);

@@ -19,10 +19,11 @@ import org.apache.spark.sql.types.StructType;
 final class BandKeyRows implements FlatMapFunction<Row, Row> {
   private static final long serialVersionUID = 1L;
 
-  static final StructType SCHEMA = new StructType()
-      .add("band", DataTypes.IntegerType, false)
-      .add("band_key", DataTypes.LongType, false)
-      .add("row_id", DataTypes.StringType, false);
+  static final StructType SCHEMA =
+      new StructType()
+          .add("band", DataTypes.IntegerType, false)
+          .add("band_key", DataTypes.LongType, false)
+          .add("row_id", DataTypes.StringType, false);
 
   private final LshBands bands;
 

@@ -10,18 +10,18 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Candidate pairs {@code (a, b)}, {@code a < b}, from one band bucket's sorted row ids. A bucket of up
- * to {@code maxBucketSize} ids is paired all against all. A larger one (boilerplate that many texts
- * share) is paired as a chain of neighbours in row_id order plus each member with the smallest: 2n
- * pairs instead of n²/2. If its members are truly alike the chain still connects them; a member that is
- * alike only to a non-neighbour in such a bucket can be missed there, though other bands may catch it.
+ * Candidate pairs {@code (a, b)}, {@code a < b}, from one band bucket's sorted row ids. A bucket of
+ * up to {@code maxBucketSize} ids is paired all against all. A larger one (boilerplate that many
+ * texts share) is paired as a chain of neighbours in row_id order plus each member with the
+ * smallest: 2n pairs instead of n²/2. If its members are truly alike the chain still connects them;
+ * a member that is alike only to a non-neighbour in such a bucket can be missed there, though other
+ * bands may catch it.
  */
 final class BucketPairs implements FlatMapFunction<Row, Row> {
   private static final long serialVersionUID = 1L;
 
-  static final StructType SCHEMA = new StructType()
-      .add("a", DataTypes.StringType, false)
-      .add("b", DataTypes.StringType, false);
+  static final StructType SCHEMA =
+      new StructType().add("a", DataTypes.StringType, false).add("b", DataTypes.StringType, false);
 
   private final int maxBucketSize;
 

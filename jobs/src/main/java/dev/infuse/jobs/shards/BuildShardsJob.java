@@ -59,16 +59,19 @@ import scala.Tuple2;
  * {@code build-shards}: turns the warehouse's training texts into shards a trainer reads directly.
  *
  * <ol>
- *   <li>Read every source ({@link ShardSources}): synthetic_qa through {@link QaTemplate}, documents,
- *       synthetic_docs by kind, and the optional replay corpus. A text's key is {@code <source>/<row_id>}.
- *   <li>Remove exact and near duplicates ({@link NearDuplicates}); drops go to {@code shard_dedup_drops}.
- *   <li>Decontaminate against the {@code questions} table ({@link Decontamination}); every hit goes to
- *       {@code decontamination_hits}. A QA pair whose text was shortened trains as a plain text.
+ *   <li>Read every source ({@link ShardSources}): synthetic_qa through {@link QaTemplate},
+ *       documents, synthetic_docs by kind, and the optional replay corpus. A text's key is {@code
+ *       <source>/<row_id>}.
+ *   <li>Remove exact and near duplicates ({@link NearDuplicates}); drops go to {@code
+ *       shard_dedup_drops}.
+ *   <li>Decontaminate against the {@code questions} table ({@link Decontamination}); every hit goes
+ *       to {@code decontamination_hits}. A QA pair whose text was shortened trains as a plain text.
  *   <li>Tokenize on the executors; texts without a token go to quarantine.
  *   <li>Plan the mixture on the tokens left ({@link MixturePlanner}) and sample it statelessly
- *       ({@link SampledRows}): each repetition of a text gets a shard and a place in that shard's order.
- *   <li>Shuffle by shard, sort within shards, and write every format of a shard in one task
- *       ({@link ShardFilesTask}).
+ *       ({@link SampledRows}): each repetition of a text gets a shard and a place in that shard's
+ *       order.
+ *   <li>Shuffle by shard, sort within shards, and write every format of a shard in one task ({@link
+ *       ShardFilesTask}).
  *   <li>Check that what was written adds up to what was sampled, then write {@code info.json},
  *       {@code stats.json} and {@code COMPLETED} per format and the {@code shard_manifest} rows.
  * </ol>
@@ -79,8 +82,10 @@ import scala.Tuple2;
 public final class BuildShardsJob {
   public static final String NAME = "build-shards";
 
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-      .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
+  private static final ObjectMapper JSON =
+      new ObjectMapper()
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
 
   private final JobRun run;
   private final InfuseConfig.ShardsConfig options;
@@ -100,11 +105,17 @@ public final class BuildShardsJob {
     int eos = vocab.firstKnown("<|endoftext|>", "</s>", "<eos>", "[SEP]");
     int pad = vocab.firstKnown("<pad>", "[PAD]", "<|endoftext|>", "</s>");
     ShardOutput output = new ShardOutput(outputUri(mixture));
-    String configHash = Keys.sha256Hex(ConfigJson.canonical(options), ConfigJson.canonical(mixture), tokenizerSha);
+    String configHash =
+        Keys.sha256Hex(ConfigJson.canonical(options), ConfigJson.canonical(mixture), tokenizerSha);
     Dataset<Row> questions = options.decontamination().enabled() ? questions(warehouse) : null;
     if (upToDate(output, configHash, warehouse)) {
-      run.out().printf(Locale.ROOT, "build-shards: %s is up to date (config %s, same input table versions); nothing to"
-          + " write%n", output.uri(), configHash.substring(0, 12));
+      run.out()
+          .printf(
+              Locale.ROOT,
+              "build-shards: %s is up to date (config %s, same input table versions); nothing to"
+                  + " write%n",
+              output.uri(),
+              configHash.substring(0, 12));
       run.out().flush();
       long read = ShardSources.read(spark, warehouse, options.corpus(), options.replay()).count();
       return new RunCounts(read, read, 0, Map.of("up_to_date", 1L));
@@ -113,10 +124,20 @@ public final class BuildShardsJob {
     List<Dataset<Row>> persisted = new ArrayList<>();
     NearDuplicates.Result dedup = null;
     try {
-      // Dedup and decontamination key rows by row_id: here the source-qualified key, unique across sources.
-      Dataset<Row> texts = persist(persisted, ShardSources.read(spark, warehouse, options.corpus(), options.replay())
-          .select(concat(col("source"), lit("/"), col("row_id")).as("row_id"), col("row_id").as("source_row_id"),
-              col("source"), col("doc_id"), col("prompt"), col("completion"), col("text")));
+      // Dedup and decontamination key rows by row_id: here the source-qualified key, unique across
+      // sources.
+      Dataset<Row> texts =
+          persist(
+              persisted,
+              ShardSources.read(spark, warehouse, options.corpus(), options.replay())
+                  .select(
+                      concat(col("source"), lit("/"), col("row_id")).as("row_id"),
+                      col("row_id").as("source_row_id"),
+                      col("source"),
+                      col("doc_id"),
+                      col("prompt"),
+                      col("completion"),
+                      col("text")));
       Map<String, Long> readBySource = countBySource(texts);
       long read = readBySource.values().stream().mapToLong(Long::longValue).sum();
       requireSourcesForShares(mixture, readBySource);
@@ -131,29 +152,54 @@ public final class BuildShardsJob {
       Dataset<Row> hits = spark.createDataFrame(List.of(), Decontamination.HITS_SCHEMA);
       Dataset<Row> decontaminationOutcomes = null;
       if (questions != null) {
-        Decontamination.Result decontamination = Decontamination.apply(kept, questions, decontaminationSettings());
+        Decontamination.Result decontamination =
+            Decontamination.apply(kept, questions, decontaminationSettings());
         Dataset<Row> scanned = persist(persisted, decontamination.scanned());
-        decontaminationOutcomes = scanned.groupBy(col("source"), col(DecontaminationRows.OUTCOME)).count();
+        decontaminationOutcomes =
+            scanned.groupBy(col("source"), col(DecontaminationRows.OUTCOME)).count();
         hits = decontamination.hits();
         kept = decontamination.cleaned();
       }
-      // A shortened QA text no longer splits into its question and answer: it trains as one plain text.
-      Dataset<Row> intact = kept.withColumn("intact", col("text").equalTo(concat(coalesce(col("prompt"), lit("")),
-          col("completion"))));
-      Dataset<Row> toTokenize = intact.select(col("source"), col("source_row_id").as("row_id"),
-          when(col("intact"), col("prompt")).as("prompt"), when(col("intact"), col("completion")).otherwise(col("text"))
-              .as("completion"));
-      Dataset<Row> tokenized = persist(persisted, spark.createDataFrame(toTokenize.javaRDD().mapPartitions(
-          new TrainingTextRows(new JavaSparkContext(spark.sparkContext()).broadcast(tokenizerJson), true)),
-          TrainingTextRows.SCHEMA));
+      // A shortened QA text no longer splits into its question and answer: it trains as one plain
+      // text.
+      Dataset<Row> intact =
+          kept.withColumn(
+              "intact",
+              col("text").equalTo(concat(coalesce(col("prompt"), lit("")), col("completion"))));
+      Dataset<Row> toTokenize =
+          intact.select(
+              col("source"),
+              col("source_row_id").as("row_id"),
+              when(col("intact"), col("prompt")).as("prompt"),
+              when(col("intact"), col("completion")).otherwise(col("text")).as("completion"));
+      Dataset<Row> tokenized =
+          persist(
+              persisted,
+              spark.createDataFrame(
+                  toTokenize
+                      .javaRDD()
+                      .mapPartitions(
+                          new TrainingTextRows(
+                              new JavaSparkContext(spark.sparkContext()).broadcast(tokenizerJson),
+                              true)),
+                  TrainingTextRows.SCHEMA));
       Dataset<Row> good = tokenized.filter(col("reason").isNull());
-      Dataset<Row> failures = tokenized.filter(col("reason").isNotNull()).select(col("source"),
-          concat(lit("row_id="), col("row_id")).as("location"), col("text").as("payload"),
-          lit(null).cast("binary").as("payload_bytes"), col("reason"));
+      Dataset<Row> failures =
+          tokenized
+              .filter(col("reason").isNotNull())
+              .select(
+                  col("source"),
+                  concat(lit("row_id="), col("row_id")).as("location"),
+                  col("text").as("payload"),
+                  lit(null).cast("binary").as("payload_bytes"),
+                  col("reason"));
 
       Map<String, Long> available = new TreeMap<>();
       Map<String, Long> rowsBySource = new TreeMap<>();
-      for (Row row : good.groupBy("source").agg(count(lit(1)), sum(size(col("ids")).plus(1))).collectAsList()) {
+      for (Row row :
+          good.groupBy("source")
+              .agg(count(lit(1)), sum(size(col("ids")).plus(1)))
+              .collectAsList()) {
         rowsBySource.put(row.getString(0), row.getLong(1));
         available.put(row.getString(0), row.getLong(2));
       }
@@ -161,8 +207,14 @@ public final class BuildShardsJob {
       try {
         plan = MixturePlanner.plan(mixture, available);
       } catch (IllegalArgumentException e) {
-        throw new ConfigException(List.of("shards.mixture: " + e.getMessage() + " (tokens available after dedup and"
-            + " decontamination: " + available + ")"));
+        throw new ConfigException(
+            List.of(
+                "shards.mixture: "
+                    + e.getMessage()
+                    + " (tokens available after dedup and"
+                    + " decontamination: "
+                    + available
+                    + ")"));
       }
       Map<String, Double> epochs = new TreeMap<>();
       long plannedTokens = 0;
@@ -170,41 +222,90 @@ public final class BuildShardsJob {
         epochs.put(source.source(), source.epochs());
         plannedTokens += Math.round(source.epochs() * source.availableTokens());
       }
-      int shards = (int) Math.max(1, Math.min(Integer.MAX_VALUE,
-          (plannedTokens + options.tokensPerShard() - 1) / options.tokensPerShard()));
+      int shards =
+          (int)
+              Math.max(
+                  1,
+                  Math.min(
+                      Integer.MAX_VALUE,
+                      (plannedTokens + options.tokensPerShard() - 1) / options.tokensPerShard()));
 
-      JavaPairRDD<ShardOrder, ShardText> sampled = good.javaRDD()
-          .flatMapToPair(new SampledRows(mixture.seed(), epochs, shards, options.formats().contains("jsonl")));
+      JavaPairRDD<ShardOrder, ShardText> sampled =
+          good.javaRDD()
+              .flatMapToPair(
+                  new SampledRows(
+                      mixture.seed(), epochs, shards, options.formats().contains("jsonl")));
       Map<String, long[]> expected = sampledBySource(sampled);
       output.clear(options.formats(), spark.sparkContext().hadoopConfiguration());
-      ShardFilesTask.Spec spec = new ShardFilesTask.Spec(output, options.formats(), shards, options.sequenceLength(),
-          options.pack(), vocab.size(), eos, pad);
-      List<ShardFilesTask.Written> written = new ArrayList<>(sampled
-          .repartitionAndSortWithinPartitions(new ShardOrder.ByShard(shards), naturalOrder())
-          .mapPartitionsWithIndex(new ShardFilesTask(spec), false)
-          .collect());
-      written.sort(Comparator.comparing(ShardFilesTask.Written::format).thenComparingInt(ShardFilesTask.Written::shard));
+      ShardFilesTask.Spec spec =
+          new ShardFilesTask.Spec(
+              output,
+              options.formats(),
+              shards,
+              options.sequenceLength(),
+              options.pack(),
+              vocab.size(),
+              eos,
+              pad);
+      List<ShardFilesTask.Written> written =
+          new ArrayList<>(
+              sampled
+                  .repartitionAndSortWithinPartitions(
+                      new ShardOrder.ByShard(shards), naturalOrder())
+                  .mapPartitionsWithIndex(new ShardFilesTask(spec), false)
+                  .collect());
+      written.sort(
+          Comparator.comparing(ShardFilesTask.Written::format)
+              .thenComparingInt(ShardFilesTask.Written::shard));
       reconcile(written, expected, shards);
 
       long quarantined = failures.count();
-      WriteResult quarantineWrite = quarantined == 0 ? WriteResult.unchanged(Quarantine.contract().table())
-          : Quarantine.write(warehouse, Quarantine.rows(failures, NAME, run.runId(), run.startedAt()));
-      Map<String, Map<String, Object>> sources = sourceStats(readBySource, drops, decontaminationOutcomes,
-          rowsBySource, plan, expected);
+      WriteResult quarantineWrite =
+          quarantined == 0
+              ? WriteResult.unchanged(Quarantine.contract().table())
+              : Quarantine.write(
+                  warehouse, Quarantine.rows(failures, NAME, run.runId(), run.startedAt()));
+      Map<String, Map<String, Object>> sources =
+          sourceStats(readBySource, drops, decontaminationOutcomes, rowsBySource, plan, expected);
       long[] dedupCounts = dedupCounts(drops);
-      WriteResult dropsWrite = replaceOutputRows(warehouse, "shard_dedup_drops", output, drops
-          .select(lit(output.uri()).as("output"), col("row_id").as("row_key"),
-              sourceOf(col("row_id")).as("source"), col("kept_row_id").as("kept_row_key"), col("reason"),
-              col("similarity"), lit(run.runId()).as("run_id")));
-      WriteResult hitsWrite = replaceOutputRows(warehouse, "decontamination_hits", output, hits
-          .select(lit(output.uri()).as("output"), col("row_id").as("row_key"),
-              sourceOf(col("row_id")).as("source"), col("question_id"), col("ngram"), col("char_start"),
-              col("char_end"), col("action"), lit(run.runId()).as("run_id")));
-      WriteResult manifestWrite = replaceOutputRows(warehouse, "shard_manifest", output,
-          manifest(spark, output, written, shards, mixture, tokenizerSha, configHash));
+      WriteResult dropsWrite =
+          replaceOutputRows(
+              warehouse,
+              "shard_dedup_drops",
+              output,
+              drops.select(
+                  lit(output.uri()).as("output"),
+                  col("row_id").as("row_key"),
+                  sourceOf(col("row_id")).as("source"),
+                  col("kept_row_id").as("kept_row_key"),
+                  col("reason"),
+                  col("similarity"),
+                  lit(run.runId()).as("run_id")));
+      WriteResult hitsWrite =
+          replaceOutputRows(
+              warehouse,
+              "decontamination_hits",
+              output,
+              hits.select(
+                  lit(output.uri()).as("output"),
+                  col("row_id").as("row_key"),
+                  sourceOf(col("row_id")).as("source"),
+                  col("question_id"),
+                  col("ngram"),
+                  col("char_start"),
+                  col("char_end"),
+                  col("action"),
+                  lit(run.runId()).as("run_id")));
+      WriteResult manifestWrite =
+          replaceOutputRows(
+              warehouse,
+              "shard_manifest",
+              output,
+              manifest(spark, output, written, shards, mixture, tokenizerSha, configHash));
 
       var hadoop = spark.sparkContext().hadoopConfiguration();
-      Map<String, Object> info = commonInfo(mixture, vocab.size(), eos, pad, tokenizerSha, configHash, warehouse);
+      Map<String, Object> info =
+          commonInfo(mixture, vocab.size(), eos, pad, tokenizerSha, configHash, warehouse);
       info.putAll(formatsInfo(output, written));
       output.writeText("info.json", json(info), hadoop);
       output.writeText("stats.json", json(stats(written, sources, configHash)), hadoop);
@@ -222,7 +323,15 @@ public final class BuildShardsJob {
       details.put("shard_manifest.inserted", manifestWrite.inserted());
       details.put("quarantine.inserted", quarantineWrite.inserted());
       RunCounts counts = new RunCounts(read, read - quarantined, quarantined, details);
-      report(output, mixture, readBySource, dedupCounts, details.get("decontamination.hits"), quarantined, plan, expected,
+      report(
+          output,
+          mixture,
+          readBySource,
+          dedupCounts,
+          details.get("decontamination.hits"),
+          quarantined,
+          plan,
+          expected,
           written);
       return counts;
     } finally {
@@ -233,7 +342,10 @@ public final class BuildShardsJob {
     }
   }
 
-  /** The mixture file, with {@code shards.seed} and {@code shards.total_tokens} over its own when set. */
+  /**
+   * The mixture file, with {@code shards.seed} and {@code shards.total_tokens} over its own when
+   * set.
+   */
   private MixtureSpec mixture() {
     MixtureSpec spec;
     try {
@@ -244,34 +356,51 @@ public final class BuildShardsJob {
     if (options.seed() == null && options.totalTokens() == null) {
       return spec;
     }
-    return new MixtureSpec(spec.name(), spec.version(),
-        options.totalTokens() == null ? spec.totalTokens() : options.totalTokens(), spec.qaFraction(),
-        spec.replayFraction(), spec.documentWeights(), spec.maxEpochs(),
+    return new MixtureSpec(
+        spec.name(),
+        spec.version(),
+        options.totalTokens() == null ? spec.totalTokens() : options.totalTokens(),
+        spec.qaFraction(),
+        spec.replayFraction(),
+        spec.documentWeights(),
+        spec.maxEpochs(),
         options.seed() == null ? spec.seed() : options.seed());
   }
 
   /**
-   * Fails before any heavy stage when a mixture with a token target gives a share to a source with no rows
-   * at all (without a target the shares are not applied).
+   * Fails before any heavy stage when a mixture with a token target gives a share to a source with
+   * no rows at all (without a target the shares are not applied).
    */
   private static void requireSourcesForShares(MixtureSpec mixture, Map<String, Long> readBySource) {
     if (mixture.totalTokens() == 0) {
       return;
     }
     List<String> problems = new ArrayList<>();
-    mixture.shares().forEach((source, share) -> {
-      if (share > 0 && readBySource.getOrDefault(source, 0L) == 0) {
-        problems.add(String.format(Locale.ROOT, "source %s: empty, but mixture %s gives it a share of %.4f; expected"
-            + " rows in it (run the job that writes it%s), or a share of 0", source, mixture.name(), share,
-            source.equals(MixtureSpec.REPLAY) ? ", or set shards.replay" : ""));
-      }
-    });
+    mixture
+        .shares()
+        .forEach(
+            (source, share) -> {
+              if (share > 0 && readBySource.getOrDefault(source, 0L) == 0) {
+                problems.add(
+                    String.format(
+                        Locale.ROOT,
+                        "source %s: empty, but mixture %s gives it a share of %.4f; expected"
+                            + " rows in it (run the job that writes it%s), or a share of 0",
+                        source,
+                        mixture.name(),
+                        share,
+                        source.equals(MixtureSpec.REPLAY) ? ", or set shards.replay" : ""));
+              }
+            });
     if (!problems.isEmpty()) {
       throw new ConfigException(problems.stream().map(p -> "shards.mixture: " + p).toList());
     }
   }
 
-  /** {@code shards.output}, absolute, or resolved against the warehouse; null means shards/<mixture name>. */
+  /**
+   * {@code shards.output}, absolute, or resolved against the warehouse; null means shards/<mixture
+   * name>.
+   */
   private String outputUri(MixtureSpec mixture) {
     String output = options.output() == null ? "shards/" + mixture.name() : options.output();
     String normalized = output.replace('\\', '/');
@@ -279,24 +408,33 @@ public final class BuildShardsJob {
       return output;
     }
     String warehouse = run.warehouse().root();
-    String root = URI.create(warehouse.replace('\\', '/')).getScheme() == null
-        ? java.nio.file.Path.of(warehouse).toAbsolutePath().normalize().toString() : warehouse;
+    String root =
+        URI.create(warehouse.replace('\\', '/')).getScheme() == null
+            ? java.nio.file.Path.of(warehouse).toAbsolutePath().normalize().toString()
+            : warehouse;
     return (root.endsWith("/") ? root : root + "/") + output;
   }
 
   private Dataset<Row> questions(Warehouse warehouse) {
     if (!warehouse.exists("questions")) {
-      throw new ConfigException(List.of("shards.decontamination.enabled: true, but the warehouse " + warehouse.root()
-          + " has no questions table; expected benchmark questions to decontaminate against (run ingest), or"
-          + " shards.decontamination.enabled=false to build without decontamination"));
+      throw new ConfigException(
+          List.of(
+              "shards.decontamination.enabled: true, but the warehouse "
+                  + warehouse.root()
+                  + " has no questions table; expected benchmark questions to decontaminate against (run ingest), or"
+                  + " shards.decontamination.enabled=false to build without decontamination"));
     }
     Dataset<Row> questions = warehouse.read("questions");
     List<String> benchmarks = options.decontamination().benchmarks();
     if (!benchmarks.isEmpty()) {
       questions = questions.filter(col("benchmark").isin(benchmarks.toArray()));
       if (questions.isEmpty()) {
-        throw new ConfigException(List.of("shards.decontamination.benchmarks: got " + benchmarks + ", but questions has"
-            + " none of them; expected benchmarks present in questions, or [] for all"));
+        throw new ConfigException(
+            List.of(
+                "shards.decontamination.benchmarks: got "
+                    + benchmarks
+                    + ", but questions has"
+                    + " none of them; expected benchmarks present in questions, or [] for all"));
       }
     }
     return questions;
@@ -304,14 +442,19 @@ public final class BuildShardsJob {
 
   private DecontaminationSettings decontaminationSettings() {
     InfuseConfig.ShardDecontaminationConfig d = options.decontamination();
-    return new DecontaminationSettings(d.ngramWords(), d.minShortWords(), DecontaminationMode.parse(d.mode()),
-        d.marginChars());
+    return new DecontaminationSettings(
+        d.ngramWords(), d.minShortWords(), DecontaminationMode.parse(d.mode()), d.marginChars());
   }
 
-  /** Per source: [documents, tokens] the sample holds, counted apart from the writers, to check them. */
+  /**
+   * Per source: [documents, tokens] the sample holds, counted apart from the writers, to check
+   * them.
+   */
   private static Map<String, long[]> sampledBySource(JavaPairRDD<ShardOrder, ShardText> sampled) {
     Map<String, long[]> bySource = new TreeMap<>();
-    sampled.mapToPair(pair -> new Tuple2<>(pair._1().source(), new long[] {1, pair._2().ids().length + 1L}))
+    sampled
+        .mapToPair(
+            pair -> new Tuple2<>(pair._1().source(), new long[] {1, pair._2().ids().length + 1L}))
         .reduceByKey((a, b) -> new long[] {a[0] + b[0], a[1] + b[1]})
         .collect()
         .forEach(pair -> bySource.put(pair._1(), pair._2()));
@@ -319,13 +462,15 @@ public final class BuildShardsJob {
   }
 
   /**
-   * Fails unless every format holds exactly the sampled texts and tokens, source by source, and the packed
-   * Parquet sequences hold those tokens plus their padding.
+   * Fails unless every format holds exactly the sampled texts and tokens, source by source, and the
+   * packed Parquet sequences hold those tokens plus their padding.
    */
-  private void reconcile(List<ShardFilesTask.Written> written, Map<String, long[]> expected, int shards) {
+  private void reconcile(
+      List<ShardFilesTask.Written> written, Map<String, long[]> expected, int shards) {
     List<String> problems = new ArrayList<>();
     for (String format : options.formats()) {
-      List<ShardFilesTask.Written> files = written.stream().filter(w -> w.format().equals(format)).toList();
+      List<ShardFilesTask.Written> files =
+          written.stream().filter(w -> w.format().equals(format)).toList();
       if (files.size() != shards) {
         problems.add(format + ": " + files.size() + " shard(s) written, expected " + shards);
       }
@@ -335,44 +480,88 @@ public final class BuildShardsJob {
         file.composition().forEach((source, n) -> tokens.merge(source, n, Long::sum));
         documents += file.documents();
         if (format.equals("parquet")
-            && file.sequences() * options.sequenceLength() != file.tokens() + file.paddingTokens()) {
-          problems.add("parquet shard " + file.shard() + ": " + file.sequences() + " sequences of "
-              + options.sequenceLength() + " tokens, expected " + file.tokens() + " tokens + " + file.paddingTokens()
-              + " padding");
+            && file.sequences() * options.sequenceLength()
+                != file.tokens() + file.paddingTokens()) {
+          problems.add(
+              "parquet shard "
+                  + file.shard()
+                  + ": "
+                  + file.sequences()
+                  + " sequences of "
+                  + options.sequenceLength()
+                  + " tokens, expected "
+                  + file.tokens()
+                  + " tokens + "
+                  + file.paddingTokens()
+                  + " padding");
         }
       }
       Map<String, Long> expectedTokens = new TreeMap<>();
       expected.forEach((source, counts) -> expectedTokens.put(source, counts[1]));
       long expectedDocuments = expected.values().stream().mapToLong(c -> c[0]).sum();
       if (!tokens.equals(expectedTokens) || documents != expectedDocuments) {
-        problems.add(format + ": wrote " + documents + " texts with tokens " + tokens + ", expected " + expectedDocuments
-            + " texts with tokens " + expectedTokens);
+        problems.add(
+            format
+                + ": wrote "
+                + documents
+                + " texts with tokens "
+                + tokens
+                + ", expected "
+                + expectedDocuments
+                + " texts with tokens "
+                + expectedTokens);
       }
     }
     if (!problems.isEmpty()) {
-      throw new IllegalStateException("build-shards: the shards do not reconcile with the sample: "
-          + String.join("; ", problems));
+      throw new IllegalStateException(
+          "build-shards: the shards do not reconcile with the sample: "
+              + String.join("; ", problems));
     }
   }
 
-  private Dataset<Row> manifest(SparkSession spark, ShardOutput output, List<ShardFilesTask.Written> written, int shards,
-      MixtureSpec mixture, String tokenizerSha, String configHash) {
+  private Dataset<Row> manifest(
+      SparkSession spark,
+      ShardOutput output,
+      List<ShardFilesTask.Written> written,
+      int shards,
+      MixtureSpec mixture,
+      String tokenizerSha,
+      String configHash) {
     Contract contract = Contracts.load("shard_manifest");
     List<Row> rows = new ArrayList<>();
     for (ShardFilesTask.Written w : written) {
-      List<Row> files = w.files().stream().map(f -> RowFactory.create(f.name(), f.bytes(), f.sha256())).toList();
-      rows.add(RowFactory.create(output.uri(), w.format(), w.shard(), shards, files, w.sequences(), w.documents(),
-          w.tokens(), w.paddingTokens(), w.composition(), mixture.name() + "@" + mixture.version(), mixture.seed(),
-          options.tokenizer(), tokenizerSha, options.sequenceLength(), options.pack(), configHash, run.runId()));
+      List<Row> files =
+          w.files().stream().map(f -> RowFactory.create(f.name(), f.bytes(), f.sha256())).toList();
+      rows.add(
+          RowFactory.create(
+              output.uri(),
+              w.format(),
+              w.shard(),
+              shards,
+              files,
+              w.sequences(),
+              w.documents(),
+              w.tokens(),
+              w.paddingTokens(),
+              w.composition(),
+              mixture.name() + "@" + mixture.version(),
+              mixture.seed(),
+              options.tokenizer(),
+              tokenizerSha,
+              options.sequenceLength(),
+              options.pack(),
+              configHash,
+              run.runId()));
     }
     return spark.createDataFrame(rows, contract.schema());
   }
 
   /**
-   * Replaces this output's rows of {@code table} with {@code rows}: a rebuild that drops fewer texts must
-   * not leave the old drops behind, so an empty result deletes them too.
+   * Replaces this output's rows of {@code table} with {@code rows}: a rebuild that drops fewer
+   * texts must not leave the old drops behind, so an empty result deletes them too.
    */
-  private WriteResult replaceOutputRows(Warehouse warehouse, String table, ShardOutput output, Dataset<Row> rows) {
+  private WriteResult replaceOutputRows(
+      Warehouse warehouse, String table, ShardOutput output, Dataset<Row> rows) {
     Contract contract = Contracts.load(table);
     if (!rows.isEmpty()) {
       return warehouse.replaceWithin(contract, rows, "output");
@@ -380,12 +569,20 @@ public final class BuildShardsJob {
     if (!warehouse.exists(table)) {
       return WriteResult.unchanged(table);
     }
-    return warehouse.deleteKeys(contract, warehouse.read(table).filter(col("output").equalTo(output.uri()))
-        .select(contract.primaryKey().stream().map(c -> col(c)).toArray(Column[]::new)));
+    return warehouse.deleteKeys(
+        contract,
+        warehouse
+            .read(table)
+            .filter(col("output").equalTo(output.uri()))
+            .select(contract.primaryKey().stream().map(c -> col(c)).toArray(Column[]::new)));
   }
 
-  private Map<String, Map<String, Object>> sourceStats(Map<String, Long> readBySource, Dataset<Row> drops,
-      Dataset<Row> decontaminationOutcomes, Map<String, Long> rowsBySource, Map<String, SourcePlan> plan,
+  private Map<String, Map<String, Object>> sourceStats(
+      Map<String, Long> readBySource,
+      Dataset<Row> drops,
+      Dataset<Row> decontaminationOutcomes,
+      Map<String, Long> rowsBySource,
+      Map<String, SourcePlan> plan,
       Map<String, long[]> expected) {
     Map<String, Map<String, Object>> stats = new TreeMap<>();
     for (String source : MixtureSpec.SOURCES) {
@@ -412,10 +609,12 @@ public final class BuildShardsJob {
     if (decontaminationOutcomes != null) {
       for (Row row : decontaminationOutcomes.collectAsList()) {
         String outcome = row.getString(1);
-        String key = outcome.equals(Decontamination.outcomeName(DecontaminatedText.Outcome.SHORTENED))
-            ? "decontamination_shortened"
-            : outcome.equals(Decontamination.outcomeName(DecontaminatedText.Outcome.UNCHANGED)) ? null
-            : "decontamination_dropped";
+        String key =
+            outcome.equals(Decontamination.outcomeName(DecontaminatedText.Outcome.SHORTENED))
+                ? "decontamination_shortened"
+                : outcome.equals(Decontamination.outcomeName(DecontaminatedText.Outcome.UNCHANGED))
+                    ? null
+                    : "decontamination_dropped";
         if (key != null) {
           stats.get(row.getString(0)).merge(key, row.getLong(2), (a, b) -> (Long) a + (Long) b);
         }
@@ -432,8 +631,14 @@ public final class BuildShardsJob {
     return counts;
   }
 
-  private Map<String, Object> commonInfo(MixtureSpec mixture, int vocabSize, int eos, int pad, String tokenizerSha,
-      String configHash, Warehouse warehouse) {
+  private Map<String, Object> commonInfo(
+      MixtureSpec mixture,
+      int vocabSize,
+      int eos,
+      int pad,
+      String tokenizerSha,
+      String configHash,
+      Warehouse warehouse) {
     Map<String, Object> info = new LinkedHashMap<>();
     info.put("run_id", run.runId());
     info.put("config_hash", configHash);
@@ -453,8 +658,12 @@ public final class BuildShardsJob {
     return info;
   }
 
-  /** Per format: its directory, layout and shards; then the composition and synthetic tokens they share. */
-  private static Map<String, Object> formatsInfo(ShardOutput output, List<ShardFilesTask.Written> written) {
+  /**
+   * Per format: its directory, layout and shards; then the composition and synthetic tokens they
+   * share.
+   */
+  private static Map<String, Object> formatsInfo(
+      ShardOutput output, List<ShardFilesTask.Written> written) {
     Map<String, Object> formats = new LinkedHashMap<>();
     Map<String, Long> composition = new TreeMap<>();
     for (String format : written.stream().map(ShardFilesTask.Written::format).distinct().toList()) {
@@ -484,76 +693,132 @@ public final class BuildShardsJob {
     Map<String, Object> info = new LinkedHashMap<>();
     info.put("formats", formats);
     info.put("composition", composition);
-    info.put("synthetic_tokens", composition.entrySet().stream().filter(e -> e.getKey().startsWith("synthetic_"))
-        .mapToLong(Map.Entry::getValue).sum());
+    info.put(
+        "synthetic_tokens",
+        composition.entrySet().stream()
+            .filter(e -> e.getKey().startsWith("synthetic_"))
+            .mapToLong(Map.Entry::getValue)
+            .sum());
     return info;
   }
 
   private static String layout(String format) {
     return switch (format) {
-      case "parquet" -> "one row per sequence: shard int, sequence bigint, input_ids array<int>, document_lengths"
-          + " array<int> (tokens of each document segment, the last one possibly padding, summing to sequence_length),"
-          + " loss_mask array<int> (0 on padding only), answer_mask array<int> (0 on padding and on QA questions)";
-      case "jsonl" -> "one training text per line: {\"text\", \"source\", \"id\"}, unpacked, in shard order";
-      default -> "Megatron-LM MMIDIDX: <shard>.bin token ids and <shard>.idx (version 1), one document per training"
-          + " text, each ending in eos_id";
+      case "parquet" ->
+          "one row per sequence: shard int, sequence bigint, input_ids array<int>, document_lengths"
+              + " array<int> (tokens of each document segment, the last one possibly padding, summing to sequence_length),"
+              + " loss_mask array<int> (0 on padding only), answer_mask array<int> (0 on padding and on QA questions)";
+      case "jsonl" ->
+          "one training text per line: {\"text\", \"source\", \"id\"}, unpacked, in shard order";
+      default ->
+          "Megatron-LM MMIDIDX: <shard>.bin token ids and <shard>.idx (version 1), one document per training"
+              + " text, each ending in eos_id";
     };
   }
 
-  private static Map<String, Object> stats(List<ShardFilesTask.Written> written,
-      Map<String, Map<String, Object>> sources, String configHash) {
+  private static Map<String, Object> stats(
+      List<ShardFilesTask.Written> written,
+      Map<String, Map<String, Object>> sources,
+      String configHash) {
     Map<String, Object> stats = new LinkedHashMap<>();
     stats.put("config_hash", configHash);
     stats.put("sources", sources);
     Map<String, Object> totals = new LinkedHashMap<>();
     for (String format : written.stream().map(ShardFilesTask.Written::format).distinct().toList()) {
-      List<ShardFilesTask.Written> files = written.stream().filter(w -> w.format().equals(format)).toList();
+      List<ShardFilesTask.Written> files =
+          written.stream().filter(w -> w.format().equals(format)).toList();
       Map<String, Long> t = new LinkedHashMap<>();
       t.put("shards", (long) files.size());
       t.put("sequences", files.stream().mapToLong(ShardFilesTask.Written::sequences).sum());
       t.put("documents", files.stream().mapToLong(ShardFilesTask.Written::documents).sum());
       t.put("tokens", files.stream().mapToLong(ShardFilesTask.Written::tokens).sum());
-      t.put("padding_tokens", files.stream().mapToLong(ShardFilesTask.Written::paddingTokens).sum());
-      t.put("bytes", files.stream().flatMap(w -> w.files().stream()).mapToLong(ShardFilesTask.WrittenFile::bytes).sum());
+      t.put(
+          "padding_tokens", files.stream().mapToLong(ShardFilesTask.Written::paddingTokens).sum());
+      t.put(
+          "bytes",
+          files.stream()
+              .flatMap(w -> w.files().stream())
+              .mapToLong(ShardFilesTask.WrittenFile::bytes)
+              .sum());
       totals.put(format, t);
     }
     stats.put("totals", totals);
     return stats;
   }
 
-  private void report(ShardOutput output, MixtureSpec mixture, Map<String, Long> readBySource, long[] dedupCounts,
-      long hits, long quarantined, Map<String, SourcePlan> plan, Map<String, long[]> expected,
+  private void report(
+      ShardOutput output,
+      MixtureSpec mixture,
+      Map<String, Long> readBySource,
+      long[] dedupCounts,
+      long hits,
+      long quarantined,
+      Map<String, SourcePlan> plan,
+      Map<String, long[]> expected,
       List<ShardFilesTask.Written> written) {
     var out = run.out();
     long read = readBySource.values().stream().mapToLong(Long::longValue).sum();
-    out.printf(Locale.ROOT, "build-shards: mixture %s@%d, seed %d, %d text(s) read%n", mixture.name(), mixture.version(),
-        mixture.seed(), read);
-    out.printf(Locale.ROOT, "  dedup: %d exact and %d near duplicate(s) dropped (shard_dedup_drops)%n", dedupCounts[0],
+    out.printf(
+        Locale.ROOT,
+        "build-shards: mixture %s@%d, seed %d, %d text(s) read%n",
+        mixture.name(),
+        mixture.version(),
+        mixture.seed(),
+        read);
+    out.printf(
+        Locale.ROOT,
+        "  dedup: %d exact and %d near duplicate(s) dropped (shard_dedup_drops)%n",
+        dedupCounts[0],
         dedupCounts[1]);
-    out.printf(Locale.ROOT, "  decontamination: %d hit(s) (decontamination_hits)%s%n", hits,
+    out.printf(
+        Locale.ROOT,
+        "  decontamination: %d hit(s) (decontamination_hits)%s%n",
+        hits,
         options.decontamination().enabled() ? "" : " (disabled)");
     out.printf(Locale.ROOT, "  %d quarantined (no token)%n", quarantined);
-    out.printf(Locale.ROOT, "  %-26s %12s %12s %8s %12s%n", "source", "available", "budget", "epochs", "sampled");
+    out.printf(
+        Locale.ROOT,
+        "  %-26s %12s %12s %8s %12s%n",
+        "source",
+        "available",
+        "budget",
+        "epochs",
+        "sampled");
     for (SourcePlan p : plan.values()) {
       if (p.availableTokens() == 0 && p.budgetTokens() == 0) {
         continue;
       }
-      out.printf(Locale.ROOT, "  %-26s %12d %12d %8.2f %12d%n", p.source(), p.availableTokens(), p.budgetTokens(),
-          p.epochs(), expected.getOrDefault(p.source(), new long[2])[1]);
+      out.printf(
+          Locale.ROOT,
+          "  %-26s %12d %12d %8.2f %12d%n",
+          p.source(),
+          p.availableTokens(),
+          p.budgetTokens(),
+          p.epochs(),
+          expected.getOrDefault(p.source(), new long[2])[1]);
     }
     for (String format : options.formats()) {
-      List<ShardFilesTask.Written> files = written.stream().filter(w -> w.format().equals(format)).toList();
-      out.printf(Locale.ROOT, "  %-8s %d shard(s), %d sequence(s), %d token(s) -> %s%n", format, files.size(),
+      List<ShardFilesTask.Written> files =
+          written.stream().filter(w -> w.format().equals(format)).toList();
+      out.printf(
+          Locale.ROOT,
+          "  %-8s %d shard(s), %d sequence(s), %d token(s) -> %s%n",
+          format,
+          files.size(),
           files.stream().mapToLong(ShardFilesTask.Written::sequences).sum(),
-          files.stream().mapToLong(ShardFilesTask.Written::tokens).sum(), output.formatUri(format));
+          files.stream().mapToLong(ShardFilesTask.Written::tokens).sum(),
+          output.formatUri(format));
     }
     out.flush();
   }
 
-  /** The Delta versions of the tables a build reads (and the replay table's, when replay names one). */
+  /**
+   * The Delta versions of the tables a build reads (and the replay table's, when replay names one).
+   */
   private Map<String, Long> inputVersions(Warehouse warehouse) {
     Map<String, Long> versions = new TreeMap<>();
-    List<String> tables = new ArrayList<>(List.of("documents", "synthetic_qa", "synthetic_docs", "questions"));
+    List<String> tables =
+        new ArrayList<>(List.of("documents", "synthetic_qa", "synthetic_docs", "questions"));
     if (options.replay() != null && warehouse.exists(options.replay())) {
       tables.add(options.replay());
     }
@@ -566,8 +831,9 @@ public final class BuildShardsJob {
   }
 
   /**
-   * Whether {@code output} already holds a finished build of this config over these table versions: then a
-   * rerun has nothing to write. A replay corpus given as a path is never known to be unchanged.
+   * Whether {@code output} already holds a finished build of this config over these table versions:
+   * then a rerun has nothing to write. A replay corpus given as a path is never known to be
+   * unchanged.
    */
   private boolean upToDate(ShardOutput output, String configHash, Warehouse warehouse) {
     if (options.replay() != null && !warehouse.exists(options.replay())) {
@@ -580,8 +846,10 @@ public final class BuildShardsJob {
       return false;
     }
     try {
-      Map<String, Long> built = JSON.convertValue(JSON.readTree(info).get("input_table_versions"),
-          new com.fasterxml.jackson.core.type.TypeReference<Map<String, Long>>() {});
+      Map<String, Long> built =
+          JSON.convertValue(
+              JSON.readTree(info).get("input_table_versions"),
+              new com.fasterxml.jackson.core.type.TypeReference<Map<String, Long>>() {});
       return inputVersions(warehouse).equals(built);
     } catch (JsonProcessingException | IllegalArgumentException e) {
       return false;

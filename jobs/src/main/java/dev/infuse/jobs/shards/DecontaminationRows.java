@@ -27,12 +27,13 @@ final class DecontaminationRows implements FlatMapFunction<Iterator<Row>, Row> {
   static final String REMOVED_CHARS = "_decontam_removed_chars";
   static final String HITS = "_decontam_hits";
 
-  static final StructType HIT = new StructType()
-      .add("question_id", DataTypes.StringType, false)
-      .add("ngram", DataTypes.StringType, false)
-      .add("char_start", DataTypes.IntegerType, false)
-      .add("char_end", DataTypes.IntegerType, false)
-      .add("action", DataTypes.StringType, false);
+  static final StructType HIT =
+      new StructType()
+          .add("question_id", DataTypes.StringType, false)
+          .add("ngram", DataTypes.StringType, false)
+          .add("char_start", DataTypes.IntegerType, false)
+          .add("char_end", DataTypes.IntegerType, false)
+          .add("action", DataTypes.StringType, false);
 
   private final Broadcast<Decontaminator> decontaminator;
   private final int textColumn;
@@ -73,8 +74,13 @@ final class DecontaminationRows implements FlatMapFunction<Iterator<Row>, Row> {
     DecontaminatedText result = scanner.clean(text);
     List<Row> hits = new ArrayList<>(result.hits().size());
     for (ContaminationHit hit : result.hits()) {
-      hits.add(RowFactory.create(hit.questionId(), hit.ngram(), hit.charStart(), hit.charEnd(),
-          result.outcome().action()));
+      hits.add(
+          RowFactory.create(
+              hit.questionId(),
+              hit.ngram(),
+              hit.charStart(),
+              hit.charEnd(),
+              result.outcome().action()));
     }
     Object[] values = new Object[row.length() + 4];
     for (int i = 0; i < row.length(); i++) {

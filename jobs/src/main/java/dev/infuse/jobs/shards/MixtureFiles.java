@@ -20,14 +20,23 @@ import java.util.List;
  * errors, and every problem of the values is reported at once, each naming the file and the key.
  */
 public final class MixtureFiles {
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
-      .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+  private static final ObjectMapper YAML =
+      new ObjectMapper(new YAMLFactory())
+          .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
 
   /** Every key of a mixture file, all required. */
-  static final List<String> KEYS = List.of("name", "version", "total_tokens", "qa_fraction", "replay_fraction",
-      "document_weights", "max_epochs", "seed");
+  static final List<String> KEYS =
+      List.of(
+          "name",
+          "version",
+          "total_tokens",
+          "qa_fraction",
+          "replay_fraction",
+          "document_weights",
+          "max_epochs",
+          "seed");
 
   private MixtureFiles() {}
 
@@ -60,14 +69,17 @@ public final class MixtureFiles {
       throw new UncheckedIOException("cannot read " + file, e);
     }
     if (tree == null || !tree.isObject()) {
-      throw new IllegalArgumentException(file + ": expected a mapping with the keys " + String.join(", ", KEYS));
+      throw new IllegalArgumentException(
+          file + ": expected a mapping with the keys " + String.join(", ", KEYS));
     }
     List<String> problems = new ArrayList<>();
-    tree.fieldNames().forEachRemaining(key -> {
-      if (!KEYS.contains(key)) {
-        problems.add("unknown key " + key + ", expected one of " + String.join(", ", KEYS));
-      }
-    });
+    tree.fieldNames()
+        .forEachRemaining(
+            key -> {
+              if (!KEYS.contains(key)) {
+                problems.add("unknown key " + key + ", expected one of " + String.join(", ", KEYS));
+              }
+            });
     for (String key : KEYS) {
       if (!tree.hasNonNull(key)) {
         problems.add("missing key " + key);

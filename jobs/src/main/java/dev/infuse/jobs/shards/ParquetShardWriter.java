@@ -21,26 +21,30 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Types;
 
 /**
- * Writes one Parquet token shard: a row per packed sequence with {@code shard}, {@code sequence} (its
- * index in the shard), {@code input_ids}, {@code document_lengths}, {@code loss_mask} (0 on padding
- * only) and {@code answer_mask} (also 0 on the questions of QA pairs, for answer-only loss). The list
- * columns use Parquet's standard three-level LIST layout, which Spark, pyarrow and HuggingFace
- * {@code datasets} read as integer arrays.
+ * Writes one Parquet token shard: a row per packed sequence with {@code shard}, {@code sequence}
+ * (its index in the shard), {@code input_ids}, {@code document_lengths}, {@code loss_mask} (0 on
+ * padding only) and {@code answer_mask} (also 0 on the questions of QA pairs, for answer-only
+ * loss). The list columns use Parquet's standard three-level LIST layout, which Spark, pyarrow and
+ * HuggingFace {@code datasets} read as integer arrays.
  *
- * <p>It goes through parquet-mr's writer (with its own write support) straight to a
- * {@link DigestingFileOutput}, not through a Spark write: the file gets its final, deterministic name, its SHA-256 as it streams, and an atomic
- * publish, and the same sequences always give the same bytes (parquet-mr writes no timestamps).
+ * <p>It goes through parquet-mr's writer (with its own write support) straight to a {@link
+ * DigestingFileOutput}, not through a Spark write: the file gets its final, deterministic name, its
+ * SHA-256 as it streams, and an atomic publish, and the same sequences always give the same bytes
+ * (parquet-mr writes no timestamps).
  */
 public final class ParquetShardWriter implements Closeable {
   /** The shard schema; {@code train} reads the list columns. */
-  public static final MessageType SCHEMA = Types.buildMessage()
-      .required(PrimitiveTypeName.INT32).named("shard")
-      .required(PrimitiveTypeName.INT64).named("sequence")
-      .addField(intList("input_ids"))
-      .addField(intList("document_lengths"))
-      .addField(intList("loss_mask"))
-      .addField(intList("answer_mask"))
-      .named("infuse_token_shard");
+  public static final MessageType SCHEMA =
+      Types.buildMessage()
+          .required(PrimitiveTypeName.INT32)
+          .named("shard")
+          .required(PrimitiveTypeName.INT64)
+          .named("sequence")
+          .addField(intList("input_ids"))
+          .addField(intList("document_lengths"))
+          .addField(intList("loss_mask"))
+          .addField(intList("answer_mask"))
+          .named("infuse_token_shard");
 
   private final DigestingFileOutput out;
   private final ParquetWriter<Row> writer;
@@ -52,11 +56,12 @@ public final class ParquetShardWriter implements Closeable {
     this.shard = shard;
     try {
       this.out = new DigestingFileOutput(path);
-      this.writer = new Builder(new StreamOutputFile(out))
-          .withConf(new Configuration(false))
-          .withCompressionCodec(CompressionCodecName.SNAPPY)
-          .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
-          .build();
+      this.writer =
+          new Builder(new StreamOutputFile(out))
+              .withConf(new Configuration(false))
+              .withCompressionCodec(CompressionCodecName.SNAPPY)
+              .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
+              .build();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start Parquet shard " + path, e);
     }
@@ -73,7 +78,8 @@ public final class ParquetShardWriter implements Closeable {
     try {
       writer.write(new Row(shard, sequences, sequence, lossMask));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write Parquet shard " + shard + " sequence " + sequences, e);
+      throw new UncheckedIOException(
+          "cannot write Parquet shard " + shard + " sequence " + sequences, e);
     }
     sequences++;
   }
@@ -115,8 +121,8 @@ public final class ParquetShardWriter implements Closeable {
   private record Row(int shard, long sequence, PackedSequence packed, int[] lossMask) {}
 
   /**
-   * Writes rows straight to parquet-mr's record consumer: one call per value, no object per list element
-   * (the example writer's Group objects cost about as much as tokenizing).
+   * Writes rows straight to parquet-mr's record consumer: one call per value, no object per list
+   * element (the example writer's Group objects cost about as much as tokenizing).
    */
   private static final class RowWriteSupport extends WriteSupport<Row> {
     private RecordConsumer consumer;
@@ -184,8 +190,12 @@ public final class ParquetShardWriter implements Closeable {
   }
 
   private static org.apache.parquet.schema.GroupType intList(String name) {
-    return Types.requiredGroup().as(LogicalTypeAnnotation.listType())
-        .repeatedGroup().required(PrimitiveTypeName.INT32).named("element").named("list")
+    return Types.requiredGroup()
+        .as(LogicalTypeAnnotation.listType())
+        .repeatedGroup()
+        .required(PrimitiveTypeName.INT32)
+        .named("element")
+        .named("list")
         .named(name);
   }
 

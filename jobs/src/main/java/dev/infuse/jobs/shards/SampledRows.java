@@ -10,12 +10,12 @@ import org.apache.spark.sql.Row;
 import scala.Tuple2;
 
 /**
- * The mixture's sample: each tokenized text repeated as often as its source's planned epochs say, keyed
- * by its shard and place in the order ({@link ShardOrder}). Pure per row (see {@link StatelessSampler}),
- * so any partitioning of the input gives the same sample.
+ * The mixture's sample: each tokenized text repeated as often as its source's planned epochs say,
+ * keyed by its shard and place in the order ({@link ShardOrder}). Pure per row (see {@link
+ * StatelessSampler}), so any partitioning of the input gives the same sample.
  *
- * <p>Input rows are {@link TrainingTextRows#SCHEMA} rows without a failure reason; each output value is
- * the row's {@link ShardText}, shared by its repetitions.
+ * <p>Input rows are {@link TrainingTextRows#SCHEMA} rows without a failure reason; each output
+ * value is the row's {@link ShardText}, shared by its repetitions.
  */
 final class SampledRows implements PairFlatMapFunction<Row, ShardOrder, ShardText> {
   private static final long serialVersionUID = 1L;
@@ -41,12 +41,16 @@ final class SampledRows implements PairFlatMapFunction<Row, ShardOrder, ShardTex
     StatelessSampler sampler = new StatelessSampler(seed);
     String source = row.getString(0);
     String rowId = row.getString(1);
-    List<Integer> repetitions = sampler.repetitions(source, rowId, epochs.getOrDefault(source, 0.0));
+    List<Integer> repetitions =
+        sampler.repetitions(source, rowId, epochs.getOrDefault(source, 0.0));
     if (repetitions.isEmpty()) {
       return java.util.Collections.emptyIterator();
     }
-    ShardText text = new ShardText(ints(row.getList(2)), row.isNullAt(3) ? null : ints(row.getList(3)),
-        keepText ? row.getString(5) : null);
+    ShardText text =
+        new ShardText(
+            ints(row.getList(2)),
+            row.isNullAt(3) ? null : ints(row.getList(3)),
+            keepText ? row.getString(5) : null);
     List<Tuple2<ShardOrder, ShardText>> out = new ArrayList<>(repetitions.size());
     for (int repetition : repetitions) {
       long orderKey = sampler.orderKey(source, rowId, repetition);

@@ -20,12 +20,15 @@ import org.apache.spark.api.java.function.Function2;
 import scala.Tuple2;
 
 /**
- * Writes one shard in every selected format from its partition of the sample, already in shard order:
- * the Parquet file gets the packed (or padded) sequences, the JSONL file one text per line, the Megatron
- * pair one document per text (its tokens and EOS; Megatron packs at training time). Everything streams:
- * one packed sequence is in memory at a time. Returns what it wrote, per format.
+ * Writes one shard in every selected format from its partition of the sample, already in shard
+ * order: the Parquet file gets the packed (or padded) sequences, the JSONL file one text per line,
+ * the Megatron pair one document per text (its tokens and EOS; Megatron packs at training time).
+ * Everything streams: one packed sequence is in memory at a time. Returns what it wrote, per
+ * format.
  */
-final class ShardFilesTask implements Function2<Integer, Iterator<Tuple2<ShardOrder, ShardText>>, Iterator<ShardFilesTask.Written>> {
+final class ShardFilesTask
+    implements Function2<
+        Integer, Iterator<Tuple2<ShardOrder, ShardText>>, Iterator<ShardFilesTask.Written>> {
   private static final long serialVersionUID = 1L;
 
   /**
@@ -37,19 +40,39 @@ final class ShardFilesTask implements Function2<Integer, Iterator<Tuple2<ShardOr
    * @param tokens text tokens plus one EOS separator per text; padding excluded
    * @param composition {@code tokens} by source
    */
-  record Written(String format, int shard, List<WrittenFile> files, long sequences, long documents, long tokens,
-      long paddingTokens, Map<String, Long> composition) implements Serializable {}
+  record Written(
+      String format,
+      int shard,
+      List<WrittenFile> files,
+      long sequences,
+      long documents,
+      long tokens,
+      long paddingTokens,
+      Map<String, Long> composition)
+      implements Serializable {}
 
-  /** A published file: its name in the format's directory, size and SHA-256 (a Path does not serialize). */
+  /**
+   * A published file: its name in the format's directory, size and SHA-256 (a Path does not
+   * serialize).
+   */
   record WrittenFile(String name, long bytes, String sha256) implements Serializable {}
 
   /**
    * What every shard task needs to know.
    *
-   * @param vocabSize the tokenizer's vocabulary size (Megatron's dtype); eosId and padId are its ids
+   * @param vocabSize the tokenizer's vocabulary size (Megatron's dtype); eosId and padId are its
+   *     ids
    */
-  record Spec(ShardOutput output, List<String> formats, int shards, int sequenceLength, boolean pack, int vocabSize,
-      int eosId, int padId) implements Serializable {}
+  record Spec(
+      ShardOutput output,
+      List<String> formats,
+      int shards,
+      int sequenceLength,
+      boolean pack,
+      int vocabSize,
+      int eosId,
+      int padId)
+      implements Serializable {}
 
   private final Spec spec;
 
@@ -74,7 +97,9 @@ final class ShardFilesTask implements Function2<Integer, Iterator<Tuple2<ShardOr
         open.add(jsonl::close);
       }
       if (spec.formats().contains("megatron")) {
-        megatron = new MegatronIndexedDatasetWriter(file("megatron", "", shard, scratch), spec.vocabSize());
+        megatron =
+            new MegatronIndexedDatasetWriter(
+                file("megatron", "", shard, scratch), spec.vocabSize());
         open.add(megatron::close);
       }
       ParquetShardWriter parquetSink = parquet;
@@ -82,16 +107,20 @@ final class ShardFilesTask implements Function2<Integer, Iterator<Tuple2<ShardOr
       Map<String, Long> composition = new TreeMap<>();
       long documents = 0;
       long tokens = 0;
-      try (TokenPacker.Stream packing = packer.stream(spec.pack(), (sequence, padding) -> {
-        if (parquetSink != null) {
-          parquetSink.write(sequence, padding);
-        }
-      })) {
+      try (TokenPacker.Stream packing =
+          packer.stream(
+              spec.pack(),
+              (sequence, padding) -> {
+                if (parquetSink != null) {
+                  parquetSink.write(sequence, padding);
+                }
+              })) {
         while (rows.hasNext()) {
           Tuple2<ShardOrder, ShardText> next = rows.next();
           ShardOrder order = next._1();
           int[] ids = next._2().ids();
-          packing.add(new TokenizedText(order.source(), order.rowId(), ids, next._2().answerMask()));
+          packing.add(
+              new TokenizedText(order.source(), order.rowId(), ids, next._2().answerMask()));
           if (jsonl != null) {
             jsonl.write(documentId(order), order.source(), next._2().text());
           }
@@ -109,20 +138,37 @@ final class ShardFilesTask implements Function2<Integer, Iterator<Tuple2<ShardOr
         if (parquet != null) {
           ShardFile file = parquet.commit();
           publish("parquet", file);
-          written.add(result("parquet", shard, List.of(file), packing.sequences(), documents, tokens,
-              packing.paddingTokens(), composition));
+          written.add(
+              result(
+                  "parquet",
+                  shard,
+                  List.of(file),
+                  packing.sequences(),
+                  documents,
+                  tokens,
+                  packing.paddingTokens(),
+                  composition));
         }
         if (jsonl != null) {
           ShardFile file = jsonl.commit();
           publish("jsonl", file);
-          written.add(result("jsonl", shard, List.of(file), documents, documents, tokens, 0, composition));
+          written.add(
+              result("jsonl", shard, List.of(file), documents, documents, tokens, 0, composition));
         }
         if (megatron != null) {
           MegatronIndexedDatasetWriter.Written files = megatron.commit();
           publish("megatron", files.bin());
           publish("megatron", files.idx());
-          written.add(result("megatron", shard, List.of(files.bin(), files.idx()), files.sequences(), files.documents(),
-              files.tokens(), 0, composition));
+          written.add(
+              result(
+                  "megatron",
+                  shard,
+                  List.of(files.bin(), files.idx()),
+                  files.sequences(),
+                  files.documents(),
+                  files.tokens(),
+                  0,
+                  composition));
         }
         return written.iterator();
       }
@@ -133,24 +179,47 @@ final class ShardFilesTask implements Function2<Integer, Iterator<Tuple2<ShardOr
     }
   }
 
-  /** A JSONL record's id: the row's source and id, and its repetition when the mixture repeats it. */
+  /**
+   * A JSONL record's id: the row's source and id, and its repetition when the mixture repeats it.
+   */
   static String documentId(ShardOrder order) {
-    return order.source() + "/" + order.rowId() + (order.repetition() == 0 ? "" : "#" + order.repetition());
+    return order.source()
+        + "/"
+        + order.rowId()
+        + (order.repetition() == 0 ? "" : "#" + order.repetition());
   }
 
   private Path file(String format, String extension, int shard, Path scratch) {
-    return spec.output().localFile(format, ShardOutput.shardName(shard, spec.shards(), extension), scratch);
+    return spec.output()
+        .localFile(format, ShardOutput.shardName(shard, spec.shards(), extension), scratch);
   }
 
   private void publish(String format, ShardFile file) {
     spec.output().publish(format, file.path());
   }
 
-  private static Written result(String format, int shard, List<ShardFile> files, long sequences, long documents,
-      long tokens, long padding, Map<String, Long> composition) {
-    List<WrittenFile> described = files.stream()
-        .map(f -> new WrittenFile(f.path().getFileName().toString(), f.bytes(), f.sha256())).toList();
-    return new Written(format, shard, described, sequences, documents, tokens, padding, new TreeMap<>(composition));
+  private static Written result(
+      String format,
+      int shard,
+      List<ShardFile> files,
+      long sequences,
+      long documents,
+      long tokens,
+      long padding,
+      Map<String, Long> composition) {
+    List<WrittenFile> described =
+        files.stream()
+            .map(f -> new WrittenFile(f.path().getFileName().toString(), f.bytes(), f.sha256()))
+            .toList();
+    return new Written(
+        format,
+        shard,
+        described,
+        sequences,
+        documents,
+        tokens,
+        padding,
+        new TreeMap<>(composition));
   }
 
   private static void deleteScratch(Path scratch) {

@@ -17,11 +17,12 @@ import org.apache.hadoop.fs.FileSystem;
 
 /**
  * The output directory of a shard build, local or on any Hadoop file system: {@code info.json},
- * {@code stats.json} and {@code COMPLETED} at the top, and one subdirectory per format that holds nothing
- * but shards, so that {@code spark.read.parquet(dir)}, pyarrow and HuggingFace {@code datasets} can read a
- * format's directory as a whole. Shard writers need a local file (they stream, hash and rename atomically): on a local or
- * FUSE-mounted output they write in place; on a remote one (s3://, abfss://, dbfs:/) into a local
- * temporary directory, and {@link #publish} uploads the finished file.
+ * {@code stats.json} and {@code COMPLETED} at the top, and one subdirectory per format that holds
+ * nothing but shards, so that {@code spark.read.parquet(dir)}, pyarrow and HuggingFace {@code
+ * datasets} can read a format's directory as a whole. Shard writers need a local file (they stream,
+ * hash and rename atomically): on a local or FUSE-mounted output they write in place; on a remote
+ * one (s3://, abfss://, dbfs:/) into a local temporary directory, and {@link #publish} uploads the
+ * finished file.
  */
 final class ShardOutput implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -44,14 +45,20 @@ final class ShardOutput implements Serializable {
     return uri + "/" + format;
   }
 
-  /** A shard's file name: {@code shard-00002-of-00008.<extension>}; Megatron's prefix has no extension. */
+  /**
+   * A shard's file name: {@code shard-00002-of-00008.<extension>}; Megatron's prefix has no
+   * extension.
+   */
   static String shardName(int shard, int shards, String extension) {
-    return String.format(Locale.ROOT, "shard-%05d-of-%05d", shard, shards) + (extension.isEmpty() ? "" : "." + extension);
+    return String.format(Locale.ROOT, "shard-%05d-of-%05d", shard, shards)
+        + (extension.isEmpty() ? "" : "." + extension);
   }
 
   /** Where a writer on this machine writes {@code name} of {@code format}. */
   Path localFile(String format, String name, Path scratch) {
-    return local ? localPath(formatUri(format)).resolve(name) : scratch.resolve(format).resolve(name);
+    return local
+        ? localPath(formatUri(format)).resolve(name)
+        : scratch.resolve(format).resolve(name);
   }
 
   /** Makes a written file visible at its place in the output; a no-op for a local output. */
@@ -60,7 +67,8 @@ final class ShardOutput implements Serializable {
       return;
     }
     try {
-      org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(formatUri(format), written.getFileName().toString());
+      org.apache.hadoop.fs.Path target =
+          new org.apache.hadoop.fs.Path(formatUri(format), written.getFileName().toString());
       FileSystem fs = target.getFileSystem(new Configuration());
       fs.copyFromLocalFile(true, true, new org.apache.hadoop.fs.Path(written.toUri()), target);
     } catch (IOException e) {
@@ -69,9 +77,9 @@ final class ShardOutput implements Serializable {
   }
 
   /**
-   * Removes what a previous build left: the COMPLETED marker first (so a half-cleaned output never looks
-   * finished), the summaries, then the shard files of {@code formats}. Other files are left alone: the
-   * output may be a directory the user keeps other things in.
+   * Removes what a previous build left: the COMPLETED marker first (so a half-cleaned output never
+   * looks finished), the summaries, then the shard files of {@code formats}. Other files are left
+   * alone: the output may be a directory the user keeps other things in.
    */
   void clear(List<String> formats, Configuration conf) {
     try {
@@ -106,7 +114,8 @@ final class ShardOutput implements Serializable {
         Path target = localPath(uri).resolve(name);
         Path temp = target.resolveSibling("." + name + ".tmp");
         Files.write(temp, bytes);
-        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Files.move(
+            temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         return;
       }
       org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(uri, name);

@@ -19,10 +19,11 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The texts a mixture draws from, one row per source row: {@code source} (a {@link MixtureSpec#SOURCES}
- * name), {@code row_id} (unique within its source), {@code doc_id} (the source document, null for
- * replay), {@code prompt} (the context part of a QA pair, null otherwise), {@code completion} (the rest)
- * and {@code text} (the whole training text, prompt then completion). QA pairs read as {@link QaTemplate}; synthetic documents are split by kind.
+ * The texts a mixture draws from, one row per source row: {@code source} (a {@link
+ * MixtureSpec#SOURCES} name), {@code row_id} (unique within its source), {@code doc_id} (the source
+ * document, null for replay), {@code prompt} (the context part of a QA pair, null otherwise),
+ * {@code completion} (the rest) and {@code text} (the whole training text, prompt then completion).
+ * QA pairs read as {@link QaTemplate}; synthetic documents are split by kind.
  */
 public final class ShardSources {
   private ShardSources() {}
@@ -34,19 +35,28 @@ public final class ShardSources {
    * Every source of the warehouse, optionally restricted to one corpus, plus the replay corpus when
    * {@code replay} names one.
    *
-   * @param replay null, the name of a warehouse table, or a Parquet or JSON path; it needs a
-   *     {@code text} column and may have an {@code id} column (else the text's hash is the row id)
+   * @param replay null, the name of a warehouse table, or a Parquet or JSON path; it needs a {@code
+   *     text} column and may have an {@code id} column (else the text's hash is the row id)
    */
-  public static Dataset<Row> read(SparkSession spark, Warehouse warehouse, String corpus, String replay) {
+  public static Dataset<Row> read(
+      SparkSession spark, Warehouse warehouse, String corpus, String replay) {
     List<Dataset<Row>> parts = new ArrayList<>();
     for (String table : TABLES) {
       if (warehouse.exists(table)) {
         parts.add(table(warehouse, table));
       }
     }
-    Dataset<Row> all = parts.stream().reduce(Dataset::unionByName)
-        .orElseThrow(() -> new ConfigException(List.of("warehouse " + warehouse.root() + ": no documents, synthetic_qa or"
-            + " synthetic_docs table, expected at least one source to build shards from")));
+    Dataset<Row> all =
+        parts.stream()
+            .reduce(Dataset::unionByName)
+            .orElseThrow(
+                () ->
+                    new ConfigException(
+                        List.of(
+                            "warehouse "
+                                + warehouse.root()
+                                + ": no documents, synthetic_qa or"
+                                + " synthetic_docs table, expected at least one source to build shards from")));
     all = inCorpus(all, corpus);
     if (replay != null) {
       all = all.unionByName(replay(spark, warehouse, replay));
@@ -59,21 +69,44 @@ public final class ShardSources {
     Dataset<Row> rows = warehouse.read(table);
     Column noPrompt = lit(null).cast("string");
     return switch (table) {
-      case "synthetic_qa" -> withText(rows.select(lit(MixtureSpec.QA).as("source"), col("qa_id").as("row_id"), col("doc_id"),
-          concat(lit(QaTemplate.QUESTION_PREFIX), col("question"), lit(QaTemplate.ANSWER_PREFIX)).as("prompt"),
-          col("answer").as("completion")));
-      case "documents" -> withText(rows.select(lit("documents").as("source"), col("doc_id").as("row_id"), col("doc_id"),
-          noPrompt.as("prompt"), col("text").as("completion")));
-      case "synthetic_docs" -> withText(rows.select(concat(lit("synthetic_docs."), col("kind")).as("source"),
-          col("sdoc_id").as("row_id"), col("doc_id"), noPrompt.as("prompt"), col("text").as("completion")));
-      default -> throw new IllegalArgumentException("unknown source table " + table + ", expected one of "
-          + String.join(", ", TABLES));
+      case "synthetic_qa" ->
+          withText(
+              rows.select(
+                  lit(MixtureSpec.QA).as("source"),
+                  col("qa_id").as("row_id"),
+                  col("doc_id"),
+                  concat(
+                          lit(QaTemplate.QUESTION_PREFIX),
+                          col("question"),
+                          lit(QaTemplate.ANSWER_PREFIX))
+                      .as("prompt"),
+                  col("answer").as("completion")));
+      case "documents" ->
+          withText(
+              rows.select(
+                  lit("documents").as("source"),
+                  col("doc_id").as("row_id"),
+                  col("doc_id"),
+                  noPrompt.as("prompt"),
+                  col("text").as("completion")));
+      case "synthetic_docs" ->
+          withText(
+              rows.select(
+                  concat(lit("synthetic_docs."), col("kind")).as("source"),
+                  col("sdoc_id").as("row_id"),
+                  col("doc_id"),
+                  noPrompt.as("prompt"),
+                  col("text").as("completion")));
+      default ->
+          throw new IllegalArgumentException(
+              "unknown source table " + table + ", expected one of " + String.join(", ", TABLES));
     };
   }
 
   /** Keeps the rows of one corpus; null keeps all. */
   public static Dataset<Row> inCorpus(Dataset<Row> rows, String corpus) {
-    // Every doc_id is "<corpus>:<id>" (documents contract), so synthetic rows filter without a join.
+    // Every doc_id is "<corpus>:<id>" (documents contract), so synthetic rows filter without a
+    // join.
     return corpus == null ? rows : rows.filter(col("doc_id").startsWith(corpus + ":"));
   }
 
@@ -92,13 +125,24 @@ public final class ShardSources {
     }
     List<String> columns = Arrays.asList(table.columns());
     if (!columns.contains("text")) {
-      throw new ConfigException(List.of("replay: " + replay + " has columns " + columns + ", expected a text column"
-          + " (and optionally id)"));
+      throw new ConfigException(
+          List.of(
+              "replay: "
+                  + replay
+                  + " has columns "
+                  + columns
+                  + ", expected a text column"
+                  + " (and optionally id)"));
     }
-    return table.select(lit(MixtureSpec.REPLAY).as("source"),
-        (columns.contains("id") ? coalesce(col("id").cast("string"), sha2(col("text"), 256)) : sha2(col("text"), 256))
+    return table.select(
+        lit(MixtureSpec.REPLAY).as("source"),
+        (columns.contains("id")
+                ? coalesce(col("id").cast("string"), sha2(col("text"), 256))
+                : sha2(col("text"), 256))
             .as("row_id"),
-        lit(null).cast("string").as("doc_id"), lit(null).cast("string").as("prompt"), col("text").as("completion"),
+        lit(null).cast("string").as("doc_id"),
+        lit(null).cast("string").as("prompt"),
+        col("text").as("completion"),
         col("text"));
   }
 }

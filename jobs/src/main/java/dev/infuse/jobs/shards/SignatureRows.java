@@ -14,21 +14,22 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Per partition, turns {@code (row_id, text)} into {@code (row_id, exact_hash, signature, shingles)}: the
- * text is normalised once and serves both the exact hash and the shingles. The shingle set is kept for
- * verifying candidates by exact Jaccard, which the signature estimate (±0.035 at 128 positions) would
- * blur right at the threshold. The MinHasher is built once per
- * partition from (seed, numPermutations), so the closure carries only the config. Signatures and shingle
- * sets travel as big-endian bytes: half the size of a boxed array and read without boxing.
+ * Per partition, turns {@code (row_id, text)} into {@code (row_id, exact_hash, signature,
+ * shingles)}: the text is normalised once and serves both the exact hash and the shingles. The
+ * shingle set is kept for verifying candidates by exact Jaccard, which the signature estimate
+ * (±0.035 at 128 positions) would blur right at the threshold. The MinHasher is built once per
+ * partition from (seed, numPermutations), so the closure carries only the config. Signatures and
+ * shingle sets travel as big-endian bytes: half the size of a boxed array and read without boxing.
  */
 final class SignatureRows implements MapPartitionsFunction<Row, Row> {
   private static final long serialVersionUID = 1L;
 
-  static final StructType SCHEMA = new StructType()
-      .add("row_id", DataTypes.StringType, false)
-      .add("exact_hash", DataTypes.StringType, false)
-      .add("signature", DataTypes.BinaryType, false)
-      .add("shingles", DataTypes.BinaryType, false);
+  static final StructType SCHEMA =
+      new StructType()
+          .add("row_id", DataTypes.StringType, false)
+          .add("exact_hash", DataTypes.StringType, false)
+          .add("signature", DataTypes.BinaryType, false)
+          .add("shingles", DataTypes.BinaryType, false);
 
   private final DedupConfig config;
 
@@ -51,7 +52,10 @@ final class SignatureRows implements MapPartitionsFunction<Row, Row> {
         Row row = rows.next();
         String normalized = TextNormalizer.normalize(row.getString(1));
         long[] shingles = Shingles.wordsOfNormalized(normalized, shingleSize);
-        return RowFactory.create(row.getString(0), Keys.sha256Hex(normalized), toBytes(hasher.signature(shingles)),
+        return RowFactory.create(
+            row.getString(0),
+            Keys.sha256Hex(normalized),
+            toBytes(hasher.signature(shingles)),
             toBytes(shingles));
       }
     };

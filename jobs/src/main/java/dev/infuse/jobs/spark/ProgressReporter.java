@@ -13,8 +13,8 @@ import org.apache.spark.scheduler.SparkListenerTaskEnd;
 
 /**
  * Prints progress on the driver at a steady interval while a job runs: tasks done out of submitted,
- * the task rate, records read per second and an ETA. Spark's own console bar is off, since it garbles
- * piped output and says nothing of rates.
+ * the task rate, records read per second and an ETA. Spark's own console bar is off, since it
+ * garbles piped output and says nothing of rates.
  */
 public final class ProgressReporter implements AutoCloseable {
   private final SparkContext context;
@@ -25,16 +25,20 @@ public final class ProgressReporter implements AutoCloseable {
   private ProgressReporter(SparkContext context, String job, int intervalSeconds, PrintWriter err) {
     this.context = context;
     context.addSparkListener(listener);
-    timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread thread = new Thread(r, "infuse-progress");
-      thread.setDaemon(true);
-      return thread;
-    });
-    timer.scheduleAtFixedRate(() -> report(job, err), intervalSeconds, intervalSeconds, TimeUnit.SECONDS);
+    timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread thread = new Thread(r, "infuse-progress");
+              thread.setDaemon(true);
+              return thread;
+            });
+    timer.scheduleAtFixedRate(
+        () -> report(job, err), intervalSeconds, intervalSeconds, TimeUnit.SECONDS);
   }
 
   /** Starts reporting; an interval of 0 or less gives a reporter that prints nothing. */
-  public static AutoCloseable start(SparkContext context, String job, int intervalSeconds, PrintWriter err) {
+  public static AutoCloseable start(
+      SparkContext context, String job, int intervalSeconds, PrintWriter err) {
     if (intervalSeconds <= 0) {
       return () -> {};
     }
@@ -46,9 +50,21 @@ public final class ProgressReporter implements AutoCloseable {
     long done = listener.done.get();
     double seconds = Math.max(1e-3, (System.nanoTime() - startNanos) / 1e9);
     double rate = done / seconds;
-    String eta = rate > 0 && submitted > done ? String.format(Locale.ROOT, "%.0fs", (submitted - done) / rate) : "-";
-    err.printf(Locale.ROOT, "[%s] %.0fs: tasks %d/%d done (%d failed), %.1f tasks/s, %.0f records/s read, ETA %s%n",
-        job, seconds, done, submitted, listener.failed.get(), rate, listener.records.get() / seconds, eta);
+    String eta =
+        rate > 0 && submitted > done
+            ? String.format(Locale.ROOT, "%.0fs", (submitted - done) / rate)
+            : "-";
+    err.printf(
+        Locale.ROOT,
+        "[%s] %.0fs: tasks %d/%d done (%d failed), %.1f tasks/s, %.0f records/s read, ETA %s%n",
+        job,
+        seconds,
+        done,
+        submitted,
+        listener.failed.get(),
+        rate,
+        listener.records.get() / seconds,
+        eta);
     err.flush();
   }
 

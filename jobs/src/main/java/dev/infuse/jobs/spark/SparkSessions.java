@@ -7,8 +7,8 @@ import scala.Option;
 
 /**
  * Gets the SparkSession a job runs in. When the platform already owns one (spark-submit, EMR,
- * Databricks, a notebook, a test), that one is used as it is; Infuse only creates a session for local
- * runs, with Delta enabled and the given master.
+ * Databricks, a notebook, a test), that one is used as it is; Infuse only creates a session for
+ * local runs, with Delta enabled and the given master.
  */
 public final class SparkSessions {
   private SparkSessions() {}
@@ -33,15 +33,19 @@ public final class SparkSessions {
     }
     builder
         .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-        .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+        .config(
+            "spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
         .config("spark.sql.session.timeZone", "UTC")
         // Keys in JSON output always present, so `infuse sql --json` rows have a stable shape.
         .config("spark.sql.jsonGenerator.ignoreNullFields", "false")
         .config("spark.ui.showConsoleProgress", "false");
     if (!sparkConf.contains("spark.master") && master.startsWith("local")) {
-      builder.config("spark.driver.host", "127.0.0.1")
+      builder
+          .config("spark.driver.host", "127.0.0.1")
           .config("spark.driver.bindAddress", "127.0.0.1")
-          .config("spark.sql.shuffle.partitions", String.valueOf(Math.max(4, Runtime.getRuntime().availableProcessors() * 2)))
+          .config(
+              "spark.sql.shuffle.partitions",
+              String.valueOf(Math.max(4, Runtime.getRuntime().availableProcessors() * 2)))
           .config("spark.databricks.delta.snapshotPartitions", "4");
     }
     conf.forEach(builder::config);

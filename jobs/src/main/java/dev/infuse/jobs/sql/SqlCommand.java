@@ -24,32 +24,44 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code sql}: Spark SQL over the warehouse, with every table registered under its own name. Output is
- * an aligned table, or with {@code --json} one JSON object per line with every column present (nulls
- * included), which scripts and later jobs rely on: keep it stable.
+ * {@code sql}: Spark SQL over the warehouse, with every table registered under its own name. Output
+ * is an aligned table, or with {@code --json} one JSON object per line with every column present
+ * (nulls included), which scripts and later jobs rely on: keep it stable.
  */
-@Command(name = "sql", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Run Spark SQL over the warehouse's tables (documents, questions, chunks, quarantine, runs, …).",
-        "Example: infuse sql --warehouse ./warehouse \"SELECT corpus, count(*) FROM documents GROUP BY corpus\""})
+@Command(
+    name = "sql",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Run Spark SQL over the warehouse's tables (documents, questions, chunks, quarantine, runs, …).",
+      "Example: infuse sql --warehouse ./warehouse \"SELECT corpus, count(*) FROM documents GROUP BY corpus\""
+    })
 public final class SqlCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  CommonOptions common;
+  @Mixin CommonOptions common;
 
   @Parameters(paramLabel = "QUERY", description = "The SQL statement.")
   String query;
 
-  @Option(names = "--json", description = "Print JSON lines, one object per row, instead of a table.")
+  @Option(
+      names = "--json",
+      description = "Print JSON lines, one object per row, instead of a table.")
   boolean json;
 
-  @Option(names = "--limit", paramLabel = "N", defaultValue = "1000",
+  @Option(
+      names = "--limit",
+      paramLabel = "N",
+      defaultValue = "1000",
       description = "Print at most N rows (default ${DEFAULT-VALUE}); 0 prints all.")
   int limit;
 
-  @Option(names = "--truncate", paramLabel = "N", defaultValue = "80",
-      description = "Cut table cells to N characters (default ${DEFAULT-VALUE}); 0 keeps them whole. Not applied to --json.")
+  @Option(
+      names = "--truncate",
+      paramLabel = "N",
+      defaultValue = "80",
+      description =
+          "Cut table cells to N characters (default ${DEFAULT-VALUE}); 0 keeps them whole. Not applied to --json.")
   int truncate;
 
   @Override
@@ -64,7 +76,8 @@ public final class SqlCommand implements Callable<Integer> {
       err.flush();
       return 2;
     }
-    SparkSessions.Session session = SparkSessions.getOrCreate("infuse sql", config.spark().master(), config.spark().conf());
+    SparkSessions.Session session =
+        SparkSessions.getOrCreate("infuse sql", config.spark().master(), config.spark().conf());
     try {
       Warehouse warehouse = new Warehouse(session.spark(), config.warehouse());
       List<String> tables = warehouse.registerViews();
@@ -76,7 +89,11 @@ public final class SqlCommand implements Callable<Integer> {
           throw e;
         }
         err.println("error: " + e.getMessage().lines().findFirst().orElse(e.toString()));
-        err.println("tables in " + warehouse.root() + ": " + (tables.isEmpty() ? "none" : String.join(", ", tables)));
+        err.println(
+            "tables in "
+                + warehouse.root()
+                + ": "
+                + (tables.isEmpty() ? "none" : String.join(", ", tables)));
         err.flush();
         return 2;
       }
@@ -99,7 +116,8 @@ public final class SqlCommand implements Callable<Integer> {
   private void printTable(Dataset<Row> shown, PrintWriter out) {
     String[] names = shown.columns();
     // Spark's own string cast renders arrays, maps and structs readably: [a, b], {k -> v}.
-    Column[] asText = Arrays.stream(names).map(n -> col("`" + n + "`").cast("string")).toArray(Column[]::new);
+    Column[] asText =
+        Arrays.stream(names).map(n -> col("`" + n + "`").cast("string")).toArray(Column[]::new);
     List<Row> rows = shown.select(asText).collectAsList();
     boolean more = limit > 0 && rows.size() > limit;
     List<List<String>> cells = new ArrayList<>();

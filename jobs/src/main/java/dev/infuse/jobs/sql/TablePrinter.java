@@ -5,13 +5,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Prints rows as an aligned text table, the way {@code psql} does: a header, a rule, one line per row,
- * and a row count. Cells are single-line; long cells are cut with an ellipsis unless truncation is off.
+ * Prints rows as an aligned text table, the way {@code psql} does: a header, a rule, one line per
+ * row, and a row count. Cells are single-line; long cells are cut with an ellipsis unless
+ * truncation is off.
  */
 public final class TablePrinter {
   private final int maxCellChars;
 
-  /** @param maxCellChars cut cells longer than this; 0 keeps them whole */
+  /**
+   * @param maxCellChars cut cells longer than this; 0 keeps them whole
+   */
   public TablePrinter(int maxCellChars) {
     this.maxCellChars = maxCellChars;
   }
@@ -37,12 +40,20 @@ public final class TablePrinter {
     for (List<String> row : cells) {
       out.println(line(row, widths));
     }
-    out.println("(" + rows.size() + (rows.size() == 1 ? " row" : " rows") + (more ? "; more not shown, raise --limit" : "") + ")");
+    out.println(
+        "("
+            + rows.size()
+            + (rows.size() == 1 ? " row" : " rows")
+            + (more ? "; more not shown, raise --limit" : "")
+            + ")");
     out.flush();
   }
 
   private String cell(String value) {
-    String text = value == null ? "NULL" : value.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t");
+    String text =
+        value == null
+            ? "NULL"
+            : value.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t");
     if (maxCellChars > 0 && text.length() > maxCellChars) {
       return text.substring(0, Math.max(1, maxCellChars - 1)) + "…";
     }

@@ -54,19 +54,21 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 
 /**
- * {@code train}: trains a causal LM on text in the warehouse (or on packed token shards) in this JVM,
- * on its GPU when it has one. Texts are tokenized on the executors and packed here; the model, its
- * checkpoints and a {@code train_info.json} go to {@code train.model_dir}, and every step's loss,
- * learning rate and throughput to {@code train_metrics}.
+ * {@code train}: trains a causal LM on text in the warehouse (or on packed token shards) in this
+ * JVM, on its GPU when it has one. Texts are tokenized on the executors and packed here; the model,
+ * its checkpoints and a {@code train_info.json} go to {@code train.model_dir}, and every step's
+ * loss, learning rate and throughput to {@code train_metrics}.
  *
- * <p>A rerun with the same config and data resumes from the last checkpoint; a rerun with a different
- * one into the same model directory is refused rather than mixing two trainings.
+ * <p>A rerun with the same config and data resumes from the last checkpoint; a rerun with a
+ * different one into the same model directory is refused rather than mixing two trainings.
  */
 public final class TrainJob {
   public static final String NAME = "train";
 
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-      .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+  private static final ObjectMapper JSON =
+      new ObjectMapper()
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
   private static final String FINGERPRINT_FILE = "TRAINING";
 
   private final JobRun run;
@@ -79,29 +81,53 @@ public final class TrainJob {
 
   public RunCounts run() {
     Path modelDir = modelDir(run.config().warehouse(), options.modelDir());
-    Path initFrom = options.initFrom() == null ? null : modelDir(run.config().warehouse(), options.initFrom());
+    Path initFrom =
+        options.initFrom() == null ? null : modelDir(run.config().warehouse(), options.initFrom());
     Device device = Devices.resolve(options.device(), "PyTorch");
-    byte[] tokenizerJson = initFrom != null ? readFile(initFrom.resolve(ModelDirectory.TOKENIZER), "train.init_from")
-        : tokenizerBytes(options.tokenizer());
+    byte[] tokenizerJson =
+        initFrom != null
+            ? readFile(initFrom.resolve(ModelDirectory.TOKENIZER), "train.init_from")
+            : tokenizerBytes(options.tokenizer());
     TokenizerVocab vocab = TokenizerVocab.of(tokenizerJson);
     int eos = vocab.firstKnown("<|endoftext|>", "</s>", "<eos>", "[SEP]");
     int pad = vocab.firstKnown("<pad>", "[PAD]", "<|endoftext|>", "</s>");
 
-    TrainingSet data = options.shards() != null ? fromShards(vocab.size()) : fromTables(tokenizerJson, eos, pad);
-    WriteResult quarantined = Quarantine.write(run.warehouse(),
-        Quarantine.rows(data.failures(), NAME, run.runId(), run.startedAt()));
+    TrainingSet data =
+        options.shards() != null ? fromShards(vocab.size()) : fromTables(tokenizerJson, eos, pad);
+    WriteResult quarantined =
+        Quarantine.write(
+            run.warehouse(), Quarantine.rows(data.failures(), NAME, run.runId(), run.startedAt()));
     Map<String, Long> details = new LinkedHashMap<>(data.details());
     details.put("quarantine.inserted", quarantined.inserted());
-    RunCounts counts = new RunCounts(data.read(), data.read() - data.failed(), data.failed(), details);
+    RunCounts counts =
+        new RunCounts(data.read(), data.read() - data.failed(), data.failed(), details);
     if (data.sequences().isEmpty()) {
-      throw new JobFailedException("train: no training sequence from " + describeInput() + " (read " + data.read()
-          + " rows, quarantined " + data.failed() + ")", counts);
+      throw new JobFailedException(
+          "train: no training sequence from "
+              + describeInput()
+              + " (read "
+              + data.read()
+              + " rows, quarantined "
+              + data.failed()
+              + ")",
+          counts);
     }
 
-    TrainingConfig training = new TrainingConfig(options.steps(), options.batchSize(), options.learningRate(),
-        options.minLearningRate(), options.warmupSteps(), options.weightDecay(), options.beta1(), options.beta2(),
-        options.epsilon(), options.gradientClip(), run.config().run().seed(), options.checkpointEvery(),
-        options.maskDocumentBoundaries());
+    TrainingConfig training =
+        new TrainingConfig(
+            options.steps(),
+            options.batchSize(),
+            options.learningRate(),
+            options.minLearningRate(),
+            options.warmupSteps(),
+            options.weightDecay(),
+            options.beta1(),
+            options.beta2(),
+            options.epsilon(),
+            options.gradientClip(),
+            run.config().run().seed(),
+            options.checkpointEvery(),
+            options.maskDocumentBoundaries());
     List<String> problems = training.problems().stream().map(p -> "train." + p).toList();
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
@@ -112,13 +138,32 @@ public final class TrainJob {
       // Beside the model, not inside it: saving the final model replaces its directory whole.
       Path checkpoints = modelDir.resolveSibling(modelDir.getFileName() + ".checkpoints");
       claim(checkpoints, fingerprint);
-      TrainMetricsSink sink = new TrainMetricsSink(run.spark(), run.warehouse(), run.runId(), modelDir.toString(),
-          model.device().toString(), run.out(), Math.max(1, options.steps() / 10));
+      TrainMetricsSink sink =
+          new TrainMetricsSink(
+              run.spark(),
+              run.warehouse(),
+              run.runId(),
+              modelDir.toString(),
+              model.device().toString(),
+              run.out(),
+              Math.max(1, options.steps() / 10));
       var out = run.out();
-      out.printf(Locale.ROOT, "train: %d sequence(s) of %d tokens (%d target tokens) from %s on %s%n",
-          data.sequences().size(), options.sequenceLength(), details.get("target_tokens"), describeInput(), model.device());
-      out.printf(Locale.ROOT, "  model %s: %d layers, d_model %d, %d heads, vocab %d%n", modelDir,
-          model.config().layers(), model.config().dModel(), model.config().heads(), model.config().vocabSize());
+      out.printf(
+          Locale.ROOT,
+          "train: %d sequence(s) of %d tokens (%d target tokens) from %s on %s%n",
+          data.sequences().size(),
+          options.sequenceLength(),
+          details.get("target_tokens"),
+          describeInput(),
+          model.device());
+      out.printf(
+          Locale.ROOT,
+          "  model %s: %d layers, d_model %d, %d heads, vocab %d%n",
+          modelDir,
+          model.config().layers(),
+          model.config().dModel(),
+          model.config().heads(),
+          model.config().vocabSize());
       out.flush();
 
       TrainingResult result = Trainer.train(model, data.sequences(), training, checkpoints, sink);
@@ -129,36 +174,65 @@ public final class TrainJob {
       details.put("steps", (long) result.finalStep());
       details.put("resumed_from_step", (long) result.resumedFromStep());
       details.put("train_metrics.rows", sink.written());
-      out.printf(Locale.ROOT, "  %s at step %d, final loss %.4f; model written to %s%n",
-          result.resumedFromStep() >= 0 ? "resumed from step " + result.resumedFromStep() + ", finished" : "finished",
-          result.finalStep(), result.finalLoss(), modelDir);
-      out.printf(Locale.ROOT, "  %d row(s) trained on, %d quarantined%n", counts.output(), counts.quarantined());
+      out.printf(
+          Locale.ROOT,
+          "  %s at step %d, final loss %.4f; model written to %s%n",
+          result.resumedFromStep() >= 0
+              ? "resumed from step " + result.resumedFromStep() + ", finished"
+              : "finished",
+          result.finalStep(),
+          result.finalLoss(),
+          modelDir);
+      out.printf(
+          Locale.ROOT,
+          "  %d row(s) trained on, %d quarantined%n",
+          counts.output(),
+          counts.quarantined());
       out.flush();
       return new RunCounts(counts.input(), counts.output(), counts.quarantined(), details);
     }
   }
 
   /** What was read, what failed, and the packed sequences. */
-  private record TrainingSet(long read, long failed, Dataset<Row> failures, List<PackedSequence> sequences,
+  private record TrainingSet(
+      long read,
+      long failed,
+      Dataset<Row> failures,
+      List<PackedSequence> sequences,
       Map<String, Long> details) {}
 
   private TrainingSet fromTables(byte[] tokenizerJson, int eos, int pad) {
-    Dataset<Row> tokenized = TrainingData.tokenize(run.spark(), TrainingData.texts(run.warehouse(), options),
-        tokenizerJson, options.lossOn().equals("answer")).persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> tokenized =
+        TrainingData.tokenize(
+                run.spark(),
+                TrainingData.texts(run.warehouse(), options),
+                tokenizerJson,
+                options.lossOn().equals("answer"))
+            .persist(StorageLevel.MEMORY_AND_DISK());
     List<TokenizedText> texts = new ArrayList<>();
     long tokens = 0;
-    for (Row row : tokenized.filter(col("reason").isNull()).select("source", "row_id", "ids", "loss_mask")
-        .collectAsList()) {
+    for (Row row :
+        tokenized
+            .filter(col("reason").isNull())
+            .select("source", "row_id", "ids", "loss_mask")
+            .collectAsList()) {
       int[] ids = ints(row.getList(2));
       int[] mask = row.isNullAt(3) ? null : ints(row.getList(3));
       texts.add(new TokenizedText(row.getString(0), row.getString(1), ids, mask));
       tokens += ids.length;
     }
-    Dataset<Row> failures = tokenized.filter(col("reason").isNotNull()).select(col("source"),
-        concat(lit("row_id="), col("row_id")).as("location"), col("row_id").as("payload"),
-        lit(null).cast("binary").as("payload_bytes"), col("reason"));
+    Dataset<Row> failures =
+        tokenized
+            .filter(col("reason").isNotNull())
+            .select(
+                col("source"),
+                concat(lit("row_id="), col("row_id")).as("location"),
+                col("row_id").as("payload"),
+                lit(null).cast("binary").as("payload_bytes"),
+                col("reason"));
     long failed = failures.count();
-    List<PackedSequence> sequences = new TokenPacker(options.sequenceLength(), eos, pad).pack(texts);
+    List<PackedSequence> sequences =
+        new TokenPacker(options.sequenceLength(), eos, pad).pack(texts);
     Map<String, Long> details = new LinkedHashMap<>();
     details.put("texts", (long) texts.size());
     details.put("text_tokens", tokens);
@@ -168,9 +242,9 @@ public final class TrainJob {
   }
 
   /**
-   * Packed shards as written by build-shards: {@code input_ids} and optionally {@code document_lengths}
-   * and {@code loss_mask}. A row that does not fit this model (wrong length, ids outside the vocabulary,
-   * lengths that do not add up) is quarantined with the reason.
+   * Packed shards as written by build-shards: {@code input_ids} and optionally {@code
+   * document_lengths} and {@code loss_mask}. A row that does not fit this model (wrong length, ids
+   * outside the vocabulary, lengths that do not add up) is quarantined with the reason.
    */
   private TrainingSet fromShards(int vocabSize) {
     String directory = shardDirectory();
@@ -178,41 +252,66 @@ public final class TrainJob {
     try {
       shards = run.spark().read().parquet(directory);
     } catch (RuntimeException e) {
-      throw new ConfigException(List.of("train.shards: got " + options.shards() + ", expected a directory of Parquet"
-          + " shards with an input_ids column (" + e.getMessage().lines().findFirst().orElse("") + ")"));
+      throw new ConfigException(
+          List.of(
+              "train.shards: got "
+                  + options.shards()
+                  + ", expected a directory of Parquet"
+                  + " shards with an input_ids column ("
+                  + e.getMessage().lines().findFirst().orElse("")
+                  + ")"));
     }
     List<String> columns = List.of(shards.columns());
     if (!columns.contains("input_ids")) {
-      throw new ConfigException(List.of("train.shards: " + options.shards() + " has columns " + columns
-          + ", expected input_ids (and optionally document_lengths, loss_mask)"));
+      throw new ConfigException(
+          List.of(
+              "train.shards: "
+                  + options.shards()
+                  + " has columns "
+                  + columns
+                  + ", expected input_ids (and optionally document_lengths, loss_mask)"));
     }
-    // build-shards numbers its sequences: train on them in shard order, whatever order the files list in.
+    // build-shards numbers its sequences: train on them in shard order, whatever order the files
+    // list in.
     if (columns.contains("shard") && columns.contains("sequence")) {
       shards = shards.orderBy("shard", "sequence");
     }
     // loss_mask excludes padding only; answer_mask also excludes the questions of QA pairs.
-    String maskColumn = options.lossOn().equals("answer") && columns.contains("answer_mask") ? "answer_mask" : "loss_mask";
+    String maskColumn =
+        options.lossOn().equals("answer") && columns.contains("answer_mask")
+            ? "answer_mask"
+            : "loss_mask";
     List<PackedSequence> sequences = new ArrayList<>();
     List<Row> failures = new ArrayList<>();
     List<Row> rows = shards.collectAsList();
     for (int i = 0; i < rows.size(); i++) {
       Row row = rows.get(i);
       int[] ids = ints(row.getList(row.fieldIndex("input_ids")));
-      int[] lengths = columns.contains("document_lengths") && !row.isNullAt(row.fieldIndex("document_lengths"))
-          ? ints(row.getList(row.fieldIndex("document_lengths"))) : new int[] {ids.length};
-      int[] mask = columns.contains(maskColumn) && !row.isNullAt(row.fieldIndex(maskColumn))
-          ? ints(row.getList(row.fieldIndex(maskColumn))) : null;
+      int[] lengths =
+          columns.contains("document_lengths") && !row.isNullAt(row.fieldIndex("document_lengths"))
+              ? ints(row.getList(row.fieldIndex("document_lengths")))
+              : new int[] {ids.length};
+      int[] mask =
+          columns.contains(maskColumn) && !row.isNullAt(row.fieldIndex(maskColumn))
+              ? ints(row.getList(row.fieldIndex(maskColumn)))
+              : null;
       String reason = shardProblem(ids, lengths, mask, vocabSize);
       if (reason == null) {
         sequences.add(new PackedSequence(ids, lengths, mask));
       } else {
-        failures.add(RowFactory.create("shards", "row=" + i, Arrays.toString(ids), null,
-            reason));
+        failures.add(RowFactory.create("shards", "row=" + i, Arrays.toString(ids), null, reason));
       }
     }
-    Dataset<Row> failureRows = run.spark().createDataFrame(failures, new StructType()
-        .add("source", "string").add("location", "string").add("payload", "string").add("payload_bytes", "binary")
-        .add("reason", "string"));
+    Dataset<Row> failureRows =
+        run.spark()
+            .createDataFrame(
+                failures,
+                new StructType()
+                    .add("source", "string")
+                    .add("location", "string")
+                    .add("payload", "string")
+                    .add("payload_bytes", "binary")
+                    .add("reason", "string"));
     Map<String, Long> details = new LinkedHashMap<>();
     details.put("sequences", (long) sequences.size());
     details.put("target_tokens", targetTokens(sequences));
@@ -220,32 +319,52 @@ public final class TrainJob {
   }
 
   /**
-   * The Parquet directory train.shards names: a build-shards output (info.json, COMPLETED, parquet/), which
-   * must be complete, or any directory of Parquet token rows.
+   * The Parquet directory train.shards names: a build-shards output (info.json, COMPLETED,
+   * parquet/), which must be complete, or any directory of Parquet token rows.
    */
   private String shardDirectory() {
     org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(options.shards());
     try {
-      org.apache.hadoop.fs.FileSystem fs = root.getFileSystem(run.spark().sparkContext().hadoopConfiguration());
+      org.apache.hadoop.fs.FileSystem fs =
+          root.getFileSystem(run.spark().sparkContext().hadoopConfiguration());
       if (!fs.exists(new org.apache.hadoop.fs.Path(root, "info.json"))) {
         return options.shards();
       }
       if (!fs.exists(new org.apache.hadoop.fs.Path(root, "COMPLETED"))) {
-        throw new ConfigException(List.of("train.shards: " + root + " has an info.json but no COMPLETED marker: its"
-            + " build-shards run has not finished; expected a finished build (rerun build-shards)"));
+        throw new ConfigException(
+            List.of(
+                "train.shards: "
+                    + root
+                    + " has an info.json but no COMPLETED marker: its"
+                    + " build-shards run has not finished; expected a finished build (rerun build-shards)"));
       }
       Map<String, Object> info = shardBuildInfo();
       Object cut = info == null ? null : info.get("sequence_length");
       if (cut instanceof Number length && length.intValue() != options.sequenceLength()) {
-        throw new ConfigException(List.of("train.sequence_length: got " + options.sequenceLength() + ", but the shards"
-            + " at " + root + " were cut to " + length + " tokens; expected the same length: --set"
-            + " train.sequence_length=" + length + " (with context_length >= it), or rebuild them with"
-            + " --sequence-length " + options.sequenceLength()));
+        throw new ConfigException(
+            List.of(
+                "train.sequence_length: got "
+                    + options.sequenceLength()
+                    + ", but the shards"
+                    + " at "
+                    + root
+                    + " were cut to "
+                    + length
+                    + " tokens; expected the same length: --set"
+                    + " train.sequence_length="
+                    + length
+                    + " (with context_length >= it), or rebuild them with"
+                    + " --sequence-length "
+                    + options.sequenceLength()));
       }
       org.apache.hadoop.fs.Path parquet = new org.apache.hadoop.fs.Path(root, "parquet");
       if (!fs.exists(parquet)) {
-        throw new ConfigException(List.of("train.shards: " + root + " was built without the parquet format; expected"
-            + " a build with shards.formats including parquet"));
+        throw new ConfigException(
+            List.of(
+                "train.shards: "
+                    + root
+                    + " was built without the parquet format; expected"
+                    + " a build with shards.formats including parquet"));
       }
       return parquet.toString();
     } catch (IOException e) {
@@ -253,14 +372,18 @@ public final class TrainJob {
     }
   }
 
-  /** The shard build's info.json (composition, synthetic_tokens, mixture), when train.shards has one. */
+  /**
+   * The shard build's info.json (composition, synthetic_tokens, mixture), when train.shards has
+   * one.
+   */
   private Map<String, Object> shardBuildInfo() {
     if (options.shards() == null) {
       return null;
     }
     org.apache.hadoop.fs.Path info = new org.apache.hadoop.fs.Path(options.shards(), "info.json");
     try {
-      org.apache.hadoop.fs.FileSystem fs = info.getFileSystem(run.spark().sparkContext().hadoopConfiguration());
+      org.apache.hadoop.fs.FileSystem fs =
+          info.getFileSystem(run.spark().sparkContext().hadoopConfiguration());
       if (!fs.exists(info)) {
         return null;
       }
@@ -276,16 +399,26 @@ public final class TrainJob {
 
   private String shardProblem(int[] ids, int[] lengths, int[] mask, int vocabSize) {
     if (ids.length != options.sequenceLength()) {
-      return "input_ids has " + ids.length + " tokens, expected train.sequence_length " + options.sequenceLength();
+      return "input_ids has "
+          + ids.length
+          + " tokens, expected train.sequence_length "
+          + options.sequenceLength();
     }
     for (int id : ids) {
       if (id < 0 || id >= vocabSize) {
-        return "input_ids holds " + id + ", expected ids in 0.." + (vocabSize - 1) + " of the tokenizer";
+        return "input_ids holds "
+            + id
+            + ", expected ids in 0.."
+            + (vocabSize - 1)
+            + " of the tokenizer";
       }
     }
     int sum = IntStream.of(lengths).sum();
     if (sum != ids.length || IntStream.of(lengths).anyMatch(l -> l <= 0)) {
-      return "document_lengths sum to " + sum + ", expected positive lengths summing to " + ids.length;
+      return "document_lengths sum to "
+          + sum
+          + ", expected positive lengths summing to "
+          + ids.length;
     }
     if (mask != null && mask.length != ids.length) {
       return "loss_mask has " + mask.length + " entries, expected " + ids.length;
@@ -293,18 +426,35 @@ public final class TrainJob {
     return null;
   }
 
-  private DecoderLm model(Path initFrom, byte[] tokenizerJson, int vocabSize, int eos, int pad, Device device) {
+  private DecoderLm model(
+      Path initFrom, byte[] tokenizerJson, int vocabSize, int eos, int pad, Device device) {
     if (initFrom != null) {
       CausalLm loaded = ModelDirectory.load(initFrom.toAbsolutePath(), device);
       if (loaded instanceof DecoderLm decoder) {
         return decoder;
       }
       loaded.close();
-      throw new ConfigException(List.of("train.init_from: " + initFrom + " is a " + loaded.config().architecture()
-          + " model, expected an " + LmConfig.INFUSE_DECODER + " model written by train"));
+      throw new ConfigException(
+          List.of(
+              "train.init_from: "
+                  + initFrom
+                  + " is a "
+                  + loaded.config().architecture()
+                  + " model, expected an "
+                  + LmConfig.INFUSE_DECODER
+                  + " model written by train"));
     }
-    LmConfig config = new LmConfig(LmConfig.INFUSE_DECODER, vocabSize, options.layers(), options.dModel(),
-        options.heads(), options.contextLength(), 4, eos, pad);
+    LmConfig config =
+        new LmConfig(
+            LmConfig.INFUSE_DECODER,
+            vocabSize,
+            options.layers(),
+            options.dModel(),
+            options.heads(),
+            options.contextLength(),
+            4,
+            eos,
+            pad);
     List<String> problems = config.problems().stream().map(p -> "train." + p).toList();
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
@@ -313,19 +463,29 @@ public final class TrainJob {
   }
 
   /**
-   * The identity of a training: model shape, optimiser settings, tokenizer and the exact token data.
-   * Checkpoints of another training in the same directory must never be resumed from.
+   * The identity of a training: model shape, optimiser settings, tokenizer and the exact token
+   * data. Checkpoints of another training in the same directory must never be resumed from.
    */
-  private static String fingerprint(LmConfig model, TrainingConfig training, byte[] tokenizerJson,
+  private static String fingerprint(
+      LmConfig model,
+      TrainingConfig training,
+      byte[] tokenizerJson,
       List<PackedSequence> sequences) {
     MessageDigest digest = Keys.newSha256();
     digest.update(model.toString().getBytes(StandardCharsets.UTF_8));
     // checkpoint_every changes when state is saved, not what is learned.
-    digest.update(training.toString().replaceAll("checkpointEvery=\\d+", "").getBytes(StandardCharsets.UTF_8));
+    digest.update(
+        training
+            .toString()
+            .replaceAll("checkpointEvery=\\d+", "")
+            .getBytes(StandardCharsets.UTF_8));
     digest.update(Keys.sha256(tokenizerJson));
     ByteBuffer buffer = ByteBuffer.allocate(4);
     for (PackedSequence s : sequences) {
-      for (int[] part : new int[][] {s.inputIds(), s.documentLengths(), s.lossMask() == null ? new int[0] : s.lossMask()}) {
+      for (int[] part :
+          new int[][] {
+            s.inputIds(), s.documentLengths(), s.lossMask() == null ? new int[0] : s.lossMask()
+          }) {
         for (int v : part) {
           buffer.clear();
           digest.update(buffer.putInt(v).array());
@@ -338,7 +498,8 @@ public final class TrainJob {
 
   /**
    * Marks the checkpoint directory as this training's, or refuses one whose checkpoints belong to
-   * another. A directory without a complete checkpoint (a run that died before its first) is taken over.
+   * another. A directory without a complete checkpoint (a run that died before its first) is taken
+   * over.
    */
   private static void claim(Path checkpoints, String fingerprint) {
     try {
@@ -346,9 +507,16 @@ public final class TrainJob {
       Path file = checkpoints.resolve(FINGERPRINT_FILE);
       String existing = Files.exists(file) ? Files.readString(file).trim() : "unknown";
       if (Checkpoints.latest(checkpoints).isPresent() && !existing.equals(fingerprint)) {
-        throw new ConfigException(List.of("train.model_dir: " + checkpoints + " holds checkpoints of another"
-            + " training (model, optimiser settings, tokenizer or data differ: " + abbreviate(existing) + " vs "
-            + abbreviate(fingerprint) + "); expected a new model_dir, or delete that directory to start over"));
+        throw new ConfigException(
+            List.of(
+                "train.model_dir: "
+                    + checkpoints
+                    + " holds checkpoints of another"
+                    + " training (model, optimiser settings, tokenizer or data differ: "
+                    + abbreviate(existing)
+                    + " vs "
+                    + abbreviate(fingerprint)
+                    + "); expected a new model_dir, or delete that directory to start over"));
       }
       Files.writeString(file, fingerprint + "\n");
     } catch (IOException e) {
@@ -360,7 +528,8 @@ public final class TrainJob {
     return fingerprint.length() <= 12 ? fingerprint : fingerprint.substring(0, 12);
   }
 
-  private void writeInfo(Path modelDir, String fingerprint, TrainingResult result, Map<String, Long> details) {
+  private void writeInfo(
+      Path modelDir, String fingerprint, TrainingResult result, Map<String, Long> details) {
     Map<String, Object> info = new LinkedHashMap<>();
     info.put("run_id", run.runId());
     info.put("training_fingerprint", fingerprint);
@@ -382,7 +551,10 @@ public final class TrainJob {
     try {
       Path tmp = modelDir.resolve("train_info.json.tmp");
       JSON.writeValue(tmp.toFile(), info);
-      Files.move(tmp, modelDir.resolve("train_info.json"), StandardCopyOption.REPLACE_EXISTING,
+      Files.move(
+          tmp,
+          modelDir.resolve("train_info.json"),
+          StandardCopyOption.REPLACE_EXISTING,
           StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write train_info.json in " + modelDir, e);
@@ -390,8 +562,10 @@ public final class TrainJob {
   }
 
   private String describeInput() {
-    return options.shards() != null ? "shards " + options.shards()
-        : String.join(", ", options.sources()) + (options.corpus() == null ? "" : " (corpus " + options.corpus() + ")");
+    return options.shards() != null
+        ? "shards " + options.shards()
+        : String.join(", ", options.sources())
+            + (options.corpus() == null ? "" : " (corpus " + options.corpus() + ")");
   }
 
   private static long targetTokens(List<PackedSequence> sequences) {
@@ -407,8 +581,9 @@ public final class TrainJob {
   }
 
   /**
-   * A model directory is a local path (on Databricks, a FUSE path such as /dbfs/… or /Volumes/…): DJL and
-   * the checkpoint writer need a POSIX file system. A relative one lives under a local warehouse.
+   * A model directory is a local path (on Databricks, a FUSE path such as /dbfs/… or /Volumes/…):
+   * DJL and the checkpoint writer need a POSIX file system. A relative one lives under a local
+   * warehouse.
    */
   public static Path modelDir(String warehouse, String dir) {
     Path path = Path.of(dir);
@@ -417,8 +592,13 @@ public final class TrainJob {
     }
     URI uri = URI.create(warehouse.replace('\\', '/'));
     if (uri.getScheme() != null && !uri.getScheme().equals("file")) {
-      throw new ConfigException(List.of("train.model_dir: got the relative path " + dir + " with the warehouse " + warehouse
-          + ", expected an absolute local or FUSE path (for example /dbfs/models/tiny) when the warehouse is remote"));
+      throw new ConfigException(
+          List.of(
+              "train.model_dir: got the relative path "
+                  + dir
+                  + " with the warehouse "
+                  + warehouse
+                  + ", expected an absolute local or FUSE path (for example /dbfs/models/tiny) when the warehouse is remote"));
     }
     Path root = uri.getScheme() == null ? Path.of(warehouse) : Path.of(uri);
     return root.resolve(path).toAbsolutePath().normalize();
@@ -429,12 +609,14 @@ public final class TrainJob {
       return Tokenizers.defaultTokenizerJson();
     }
     Path path = Path.of(spec);
-    return readFile(Files.isDirectory(path) ? path.resolve("tokenizer.json") : path, "train.tokenizer");
+    return readFile(
+        Files.isDirectory(path) ? path.resolve("tokenizer.json") : path, "train.tokenizer");
   }
 
   private static byte[] readFile(Path file, String option) {
     if (!Files.isRegularFile(file)) {
-      throw new ConfigException(List.of(option + ": no file at " + file + ", expected a HuggingFace tokenizer.json"));
+      throw new ConfigException(
+          List.of(option + ": no file at " + file + ", expected a HuggingFace tokenizer.json"));
     }
     try {
       return Files.readAllBytes(file);

@@ -15,9 +15,9 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * Collects step metrics and writes them to {@code train_metrics} at every checkpoint and at the end:
- * one Delta commit per checkpoint rather than per step, and a killed run keeps every step up to its last
- * checkpoint, the same steps its model state was saved at.
+ * Collects step metrics and writes them to {@code train_metrics} at every checkpoint and at the
+ * end: one Delta commit per checkpoint rather than per step, and a killed run keeps every step up
+ * to its last checkpoint, the same steps its model state was saved at.
  */
 final class TrainMetricsSink implements TrainingListener {
   private final SparkSession spark;
@@ -31,7 +31,13 @@ final class TrainMetricsSink implements TrainingListener {
   private StepMetrics last;
   private long written;
 
-  TrainMetricsSink(SparkSession spark, Warehouse warehouse, String runId, String modelDir, String device, PrintWriter out,
+  TrainMetricsSink(
+      SparkSession spark,
+      Warehouse warehouse,
+      String runId,
+      String modelDir,
+      String device,
+      PrintWriter out,
       int printEvery) {
     this.spark = spark;
     this.warehouse = warehouse;
@@ -44,12 +50,28 @@ final class TrainMetricsSink implements TrainingListener {
 
   @Override
   public void onStep(StepMetrics m) {
-    pending.add(RowFactory.create(runId, m.step(), m.loss(), m.learningRate(), m.gradNorm(), m.tokens(),
-        m.tokensPerSecond(), m.wallSeconds(), modelDir, device));
+    pending.add(
+        RowFactory.create(
+            runId,
+            m.step(),
+            m.loss(),
+            m.learningRate(),
+            m.gradNorm(),
+            m.tokens(),
+            m.tokensPerSecond(),
+            m.wallSeconds(),
+            modelDir,
+            device));
     last = m;
     if (m.step() % printEvery == 0) {
-      out.printf(Locale.ROOT, "  step %d  loss %.4f  lr %.2e  grad_norm %.3f  %.0f tokens/s%n", m.step(), m.loss(),
-          m.learningRate(), m.gradNorm(), m.tokensPerSecond());
+      out.printf(
+          Locale.ROOT,
+          "  step %d  loss %.4f  lr %.2e  grad_norm %.3f  %.0f tokens/s%n",
+          m.step(),
+          m.loss(),
+          m.learningRate(),
+          m.gradNorm(),
+          m.tokensPerSecond());
       out.flush();
     }
   }

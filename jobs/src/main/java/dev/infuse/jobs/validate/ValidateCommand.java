@@ -27,27 +27,36 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code validate}: loads every config under {@code conf/}, every prompt under {@code conf/prompts/},
- * every mixture under {@code conf/mixtures/}
- * and every contract under {@code data-contracts/}, and reports every error it finds, not just the
- * first. Exits 1 when any file is invalid. Needs no Spark session.
+ * {@code validate}: loads every config under {@code conf/}, every prompt under {@code
+ * conf/prompts/}, every mixture under {@code conf/mixtures/} and every contract under {@code
+ * data-contracts/}, and reports every error it finds, not just the first. Exits 1 when any file is
+ * invalid. Needs no Spark session.
  */
-@Command(name = "validate", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Check every config and prompt under conf/ and every contract under data-contracts/.",
-        "Reports all errors; exits 1 if any file is invalid."})
+@Command(
+    name = "validate",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Check every config and prompt under conf/ and every contract under data-contracts/.",
+      "Reports all errors; exits 1 if any file is invalid."
+    })
 public final class ValidateCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Option(names = "--conf-dir", paramLabel = "DIR", description = "Config directory (default: <infuse home>/conf).")
+  @Option(
+      names = "--conf-dir",
+      paramLabel = "DIR",
+      description = "Config directory (default: <infuse home>/conf).")
   Path confDir;
 
-  @Option(names = "--contracts-dir", paramLabel = "DIR",
+  @Option(
+      names = "--contracts-dir",
+      paramLabel = "DIR",
       description = "Contracts directory (default: <infuse home>/data-contracts).")
   Path contractsDir;
 
-  private final ObjectMapper promptYaml = new ObjectMapper(new YAMLFactory())
-      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+  private final ObjectMapper promptYaml =
+      new ObjectMapper(new YAMLFactory()).enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
   @Override
   public Integer call() {
@@ -61,8 +70,10 @@ public final class ValidateCommand implements Callable<Integer> {
     Registry<Path> promptIds = new Registry<>("prompt");
     for (Path file : list(conf, ".yaml", ".yml")) {
       files++;
-      List<String> problems = file.startsWith(prompts) ? checkPrompt(file, promptIds)
-          : file.startsWith(mixtures) ? MixtureFiles.problems(file) : checkConfig(file);
+      List<String> problems =
+          file.startsWith(prompts)
+              ? checkPrompt(file, promptIds)
+              : file.startsWith(mixtures) ? MixtureFiles.problems(file) : checkConfig(file);
       report(out, file, problems, errors);
     }
     for (Path file : list(contracts, ".json")) {
@@ -90,14 +101,21 @@ public final class ValidateCommand implements Callable<Integer> {
       if (prompt.id() != null) {
         String key = prompt.id() + "@v" + prompt.version();
         if (ids.contains(key)) {
-          problems.add("id: prompt " + key + " is also defined in " + ids.get(key) + ", expected unique id and version");
+          problems.add(
+              "id: prompt "
+                  + key
+                  + " is also defined in "
+                  + ids.get(key)
+                  + ", expected unique id and version");
         } else {
           ids.register(key, file);
         }
       }
       return problems;
     } catch (JsonProcessingException e) {
-      return List.of(e.getOriginalMessage() + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()));
+      return List.of(
+          e.getOriginalMessage()
+              + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -109,7 +127,8 @@ public final class ValidateCommand implements Callable<Integer> {
       List<String> problems = new ArrayList<>(contract.problems());
       String expectedName = file.getFileName().toString().replaceFirst("\\.json$", "");
       if (contract.table() != null && !contract.table().equals(expectedName)) {
-        problems.add("table: got " + contract.table() + ", expected " + expectedName + " (the file name)");
+        problems.add(
+            "table: got " + contract.table() + ", expected " + expectedName + " (the file name)");
       }
       return problems;
     } catch (IllegalArgumentException e) {
@@ -117,7 +136,8 @@ public final class ValidateCommand implements Callable<Integer> {
     }
   }
 
-  private static void report(PrintWriter out, Path file, List<String> problems, List<String> errors) {
+  private static void report(
+      PrintWriter out, Path file, List<String> problems, List<String> errors) {
     if (problems.isEmpty()) {
       out.println("ok     " + file);
       return;

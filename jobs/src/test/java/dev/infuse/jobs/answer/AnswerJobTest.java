@@ -3,6 +3,7 @@ package dev.infuse.jobs.answer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import ai.djl.Device;
 import dev.infuse.jobs.QualitySample;
 import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.SparkTestSession.CliResult;
@@ -16,7 +17,6 @@ import dev.infuse.udfs.lm.CausalLm;
 import dev.infuse.udfs.lm.LogLikelihoodScorer;
 import dev.infuse.udfs.lm.ModelDirectory;
 import dev.infuse.udfs.lm.MultipleChoiceScore;
-import ai.djl.Device;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,51 +30,97 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * answer on real QuALITY questions (samples/quality, the same file as ../shared/benchmarks/quality): the
- * model-free default in closed book and in rag over hand-written retrievals, generate mode against an
- * OpenAI-compatible server (cached on rerun), and loglikelihood with a tiny trained model.
+ * answer on real QuALITY questions (samples/quality, the same file as
+ * ../shared/benchmarks/quality): the model-free default in closed book and in rag over hand-written
+ * retrievals, generate mode against an OpenAI-compatible server (cached on rerun), and
+ * loglikelihood with a tiny trained model.
  */
 class AnswerJobTest {
   private static final SparkSession SPARK = SparkTestSession.get();
-  /** The retrievals table as the retrieve job writes it (its contract is the retrieval helper's). */
-  private static final Contract RETRIEVALS = new Contract("retrievals", 1, "test copy of the agreed schema",
-      List.of("retriever", "question_id", "rank"), List.of(), List.of(
-          new Contract.Column("run_id", "string", false, ""), new Contract.Column("question_id", "string", false, ""),
-          new Contract.Column("benchmark", "string", false, ""), new Contract.Column("retriever", "string", false, ""),
-          new Contract.Column("rank", "int", false, ""), new Contract.Column("chunk_id", "string", false, ""),
-          new Contract.Column("doc_id", "string", false, ""), new Contract.Column("score", "double", false, "")),
-      List.of());
+
+  /**
+   * The retrievals table as the retrieve job writes it (its contract is the retrieval helper's).
+   */
+  private static final Contract RETRIEVALS =
+      new Contract(
+          "retrievals",
+          1,
+          "test copy of the agreed schema",
+          List.of("retriever", "question_id", "rank"),
+          List.of(),
+          List.of(
+              new Contract.Column("run_id", "string", false, ""),
+                  new Contract.Column("question_id", "string", false, ""),
+              new Contract.Column("benchmark", "string", false, ""),
+                  new Contract.Column("retriever", "string", false, ""),
+              new Contract.Column("rank", "int", false, ""),
+                  new Contract.Column("chunk_id", "string", false, ""),
+              new Contract.Column("doc_id", "string", false, ""),
+                  new Contract.Column("score", "double", false, "")),
+          List.of());
+
   private static String warehouse;
   private static List<Row> firstQuestions;
 
   @BeforeAll
   static void ingestAndChunkQuality() {
-    // Ingested and chunked at 256 tokens once per test JVM (exit codes checked there); this class's own copy.
+    // Ingested and chunked at 256 tokens once per test JVM (exit codes checked there); this class's
+    // own copy.
     warehouse = QualitySample.chunkedCopy(256, "answer");
     Warehouse w = new Warehouse(SPARK, warehouse);
-    firstQuestions = w.read("questions").filter("benchmark = 'quality'").orderBy("question_id").limit(3).collectAsList();
-    // Two questions get three bm25 chunks of their own article (ranks 1..3 = ordinals 0..2) and one dense
+    firstQuestions =
+        w.read("questions")
+            .filter("benchmark = 'quality'")
+            .orderBy("question_id")
+            .limit(3)
+            .collectAsList();
+    // Two questions get three bm25 chunks of their own article (ranks 1..3 = ordinals 0..2) and one
+    // dense
     // chunk; the third question gets none, so rag must quarantine it.
     List<Row> rows = new ArrayList<>();
     for (Row question : firstQuestions.subList(0, 2)) {
-      List<Row> chunks = w.read("chunks").filter("doc_id = '" + question.getAs("doc_id") + "'").orderBy("ordinal")
-          .limit(3).collectAsList();
+      List<Row> chunks =
+          w.read("chunks")
+              .filter("doc_id = '" + question.getAs("doc_id") + "'")
+              .orderBy("ordinal")
+              .limit(3)
+              .collectAsList();
       for (int rank = 1; rank <= 3; rank++) {
-        rows.add(RowFactory.create("retrieve-test", question.getAs("question_id"), "quality", "bm25", rank,
-            chunks.get(rank - 1).getAs("chunk_id"), question.getAs("doc_id"), 10.0 - rank));
+        rows.add(
+            RowFactory.create(
+                "retrieve-test",
+                question.getAs("question_id"),
+                "quality",
+                "bm25",
+                rank,
+                chunks.get(rank - 1).getAs("chunk_id"),
+                question.getAs("doc_id"),
+                10.0 - rank));
       }
-      rows.add(RowFactory.create("retrieve-test", question.getAs("question_id"), "quality", "dense", 1,
-          chunks.get(2).getAs("chunk_id"), question.getAs("doc_id"), 0.9));
+      rows.add(
+          RowFactory.create(
+              "retrieve-test",
+              question.getAs("question_id"),
+              "quality",
+              "dense",
+              1,
+              chunks.get(2).getAs("chunk_id"),
+              question.getAs("doc_id"),
+              0.9));
     }
     w.upsert(RETRIEVALS, SPARK.createDataFrame(rows, RETRIEVALS.schema()));
   }
 
   @Test
   void closedBookWithTheModelFreeDefaultAnswersFromTheQuestionAlone() {
-    CliResult result = SparkTestSession.cli("answer", "--warehouse", warehouse, "--benchmark", "quality",
-        "--max-questions", "4");
+    CliResult result =
+        SparkTestSession.cli(
+            "answer", "--warehouse", warehouse, "--benchmark", "quality", "--max-questions", "4");
     assertThat(result.code()).as(result.toString()).isZero();
-    assertThat(result.out()).contains("embedding mode").contains("weak but real").contains("4 answered, 0 quarantined");
+    assertThat(result.out())
+        .contains("embedding mode")
+        .contains("weak but real")
+        .contains("4 answered, 0 quarantined");
     List<Row> predictions = predictionsOf(result);
     assertThat(predictions).hasSize(4);
     Map<String, String> gold = gold();
@@ -85,49 +131,101 @@ class AnswerJobTest {
       assertThat(p.<String>getAs("model")).isEqualTo("all-minilm-l6-v2");
       assertThat(p.<String>getAs("prompt_version")).isEqualTo("embedding-option@1");
       // Closed book never reads the article: the options are compared with the question itself.
-      assertThat(p.<String>getAs("raw_output")).contains("against the question itself (closed book)");
+      assertThat(p.<String>getAs("raw_output"))
+          .contains("against the question itself (closed book)");
       assertThat(p.getList(p.fieldIndex("option_scores"))).hasSize(4);
       assertThat(p.<Object>getAs("chunk_ids")).isNull();
       assertThat(p.<Object>getAs("synthetic_tokens")).isNull();
-      // The answer is the option with the highest cosine, and correct says whether it is the gold one.
+      // The answer is the option with the highest cosine, and correct says whether it is the gold
+      // one.
       List<Double> scores = p.getList(p.fieldIndex("option_scores"));
       int best = scores.indexOf(scores.stream().max(Double::compare).orElseThrow());
       assertThat(p.<String>getAs("parsed_answer")).isEqualTo(String.valueOf((char) ('A' + best)));
-      assertThat(p.<Boolean>getAs("correct")).isEqualTo(p.getAs("parsed_answer").equals(gold.get(p.<String>getAs("question_id"))));
+      assertThat(p.<Boolean>getAs("correct"))
+          .isEqualTo(p.getAs("parsed_answer").equals(gold.get(p.<String>getAs("question_id"))));
     }
-    Row run = new Warehouse(SPARK, warehouse).read("runs").filter("run_id = '" + runId(result) + "'").head();
+    Row run =
+        new Warehouse(SPARK, warehouse)
+            .read("runs")
+            .filter("run_id = '" + runId(result) + "'")
+            .head();
     assertThat(run.<Long>getAs("input_count")).isEqualTo(4L);
     assertThat(run.<Long>getAs("output_count")).isEqualTo(4L);
   }
 
   @Test
   void ragPutsTheTopKChunksInTheConfiguredOrderAndQuarantinesQuestionsWithoutRetrievals() {
-    CliResult ambiguous = SparkTestSession.cli("answer", "--warehouse", warehouse, "--benchmark", "quality", "--setting",
-        "rag", "--max-questions", "3");
+    CliResult ambiguous =
+        SparkTestSession.cli(
+            "answer",
+            "--warehouse",
+            warehouse,
+            "--benchmark",
+            "quality",
+            "--setting",
+            "rag",
+            "--max-questions",
+            "3");
     assertThat(ambiguous.code()).as(ambiguous.toString()).isEqualTo(2);
     assertThat(ambiguous.err()).contains("answer.retriever").contains("bm25, dense");
 
-    CliResult result = SparkTestSession.cli("answer", "--warehouse", warehouse, "--benchmark", "quality", "--setting",
-        "rag", "--retriever", "bm25", "--k", "2", "--max-questions", "3");
+    CliResult result =
+        SparkTestSession.cli(
+            "answer",
+            "--warehouse",
+            warehouse,
+            "--benchmark",
+            "quality",
+            "--setting",
+            "rag",
+            "--retriever",
+            "bm25",
+            "--k",
+            "2",
+            "--max-questions",
+            "3");
     assertThat(result.code()).as(result.toString()).isZero();
     assertThat(result.out()).contains("3 question(s): 2 answered, 1 quarantined");
     Map<String, List<String>> ranked = bm25ChunksByRank();
     for (Row p : predictionsOf(result)) {
       List<String> expected = ranked.get(p.<String>getAs("question_id"));
       // best_last: the best chunk nearest the question, i.e. last.
-      assertThat(p.getList(p.fieldIndex("chunk_ids"))).containsExactly(expected.get(1), expected.get(0));
+      assertThat(p.getList(p.fieldIndex("chunk_ids")))
+          .containsExactly(expected.get(1), expected.get(0));
       assertThat(p.<String>getAs("retriever")).isEqualTo("bm25");
       assertThat(p.<String>getAs("raw_output")).contains("against 2 retrieved chunk(s)");
     }
-    Row quarantined = new Warehouse(SPARK, warehouse).read("quarantine").filter("run_id = '" + runId(result) + "'").head();
-    assertThat(quarantined.<String>getAs("location")).isEqualTo(firstQuestions.get(2).getAs("question_id"));
-    assertThat(quarantined.<String>getAs("reason")).contains("no retrievals for this question from retriever bm25");
+    Row quarantined =
+        new Warehouse(SPARK, warehouse)
+            .read("quarantine")
+            .filter("run_id = '" + runId(result) + "'")
+            .head();
+    assertThat(quarantined.<String>getAs("location"))
+        .isEqualTo(firstQuestions.get(2).getAs("question_id"));
+    assertThat(quarantined.<String>getAs("reason"))
+        .contains("no retrievals for this question from retriever bm25");
 
-    CliResult bestFirst = SparkTestSession.cli("answer", "--warehouse", warehouse, "--benchmark", "quality", "--setting",
-        "rag", "--retriever", "bm25", "--k", "3", "--chunk-order", "best_first", "--max-questions", "2");
+    CliResult bestFirst =
+        SparkTestSession.cli(
+            "answer",
+            "--warehouse",
+            warehouse,
+            "--benchmark",
+            "quality",
+            "--setting",
+            "rag",
+            "--retriever",
+            "bm25",
+            "--k",
+            "3",
+            "--chunk-order",
+            "best_first",
+            "--max-questions",
+            "2");
     assertThat(bestFirst.code()).as(bestFirst.toString()).isZero();
     for (Row p : predictionsOf(bestFirst)) {
-      assertThat(p.getList(p.fieldIndex("chunk_ids"))).containsExactlyElementsOf(ranked.get(p.<String>getAs("question_id")));
+      assertThat(p.getList(p.fieldIndex("chunk_ids")))
+          .containsExactlyElementsOf(ranked.get(p.<String>getAs("question_id")));
     }
   }
 
@@ -135,28 +233,59 @@ class AnswerJobTest {
   void generateAsksTheServerParsesTheAnswerAndARerunIsAnsweredFromTheCache() throws Exception {
     String second = firstQuestions.get(1).getAs("question");
     try (FakeOpenAiServer server = new FakeOpenAiServer()) {
-      server.setResponder(request -> request.toString().contains(jsonEscaped(second)) ? "I cannot tell from the text."
-          : "Let me think. The story says so.\nThe answer is (B).");
-      String[] args = {"answer", "--warehouse", warehouse, "--benchmark", "quality", "--setting", "rag", "--retriever",
-          "bm25", "--k", "2", "--max-questions", "2", "--set", "llm.backend=openai", "--set",
-          "llm.base_url=" + server.baseUrl(), "--set", "llm.model=fake-1", "--set", "llm.initial_backoff_millis=10"};
+      server.setResponder(
+          request ->
+              request.toString().contains(jsonEscaped(second))
+                  ? "I cannot tell from the text."
+                  : "Let me think. The story says so.\nThe answer is (B).");
+      String[] args = {
+        "answer",
+        "--warehouse",
+        warehouse,
+        "--benchmark",
+        "quality",
+        "--setting",
+        "rag",
+        "--retriever",
+        "bm25",
+        "--k",
+        "2",
+        "--max-questions",
+        "2",
+        "--set",
+        "llm.backend=openai",
+        "--set",
+        "llm.base_url=" + server.baseUrl(),
+        "--set",
+        "llm.model=fake-1",
+        "--set",
+        "llm.initial_backoff_millis=10"
+      };
       CliResult result = SparkTestSession.cli(args);
       assertThat(result.code()).as(result.toString()).isZero();
       assertThat(server.totalRequests()).isEqualTo(2);
-      // The prompt holds the two best chunks, the best one last, then the title, question and options.
+      // The prompt holds the two best chunks, the best one last, then the title, question and
+      // options.
       Map<String, List<String>> ranked = bm25ChunksByRank();
-      Map<String, String> chunkText = new Warehouse(SPARK, warehouse).read("chunks").collectAsList().stream()
-          .collect(Collectors.toMap(r -> r.getAs("chunk_id"), r -> r.getAs("text")));
+      Map<String, String> chunkText =
+          new Warehouse(SPARK, warehouse)
+              .read("chunks").collectAsList().stream()
+                  .collect(Collectors.toMap(r -> r.getAs("chunk_id"), r -> r.getAs("text")));
       String firstId = firstQuestions.get(0).getAs("question_id");
-      String prompt = server.received().stream().map(FakeOpenAiServer.Received::lastUserMessage)
-          .filter(m -> m.contains(firstQuestions.get(0).<String>getAs("question"))).findFirst().orElseThrow();
+      String prompt =
+          server.received().stream()
+              .map(FakeOpenAiServer.Received::lastUserMessage)
+              .filter(m -> m.contains(firstQuestions.get(0).<String>getAs("question")))
+              .findFirst()
+              .orElseThrow();
       int best = prompt.indexOf(chunkText.get(ranked.get(firstId).get(0)).strip());
       int next = prompt.indexOf(chunkText.get(ranked.get(firstId).get(1)).strip());
       assertThat(next).isGreaterThanOrEqualTo(0).isLessThan(best);
       assertThat(prompt).contains("(D) ").endsWith("in the form: The answer is (X).");
 
-      Map<String, Row> byQuestion = predictionsOf(result).stream()
-          .collect(Collectors.toMap(r -> r.getAs("question_id"), r -> r));
+      Map<String, Row> byQuestion =
+          predictionsOf(result).stream()
+              .collect(Collectors.toMap(r -> r.getAs("question_id"), r -> r));
       Map<String, String> gold = gold();
       Row answered = byQuestion.get(firstId);
       assertThat(answered.<String>getAs("answer_mode")).isEqualTo("generate");
@@ -175,51 +304,105 @@ class AnswerJobTest {
       assertThat(again.code()).as(again.toString()).isZero();
       assertThat(server.totalRequests()).as("a rerun is answered from llm_calls").isEqualTo(2);
       assertThat(again.out()).contains("2 cached, 0 called");
-      assertThat(predictionsOf(again)).extracting(r -> r.<String>getAs("parsed_answer")).containsOnly("B", null);
+      assertThat(predictionsOf(again))
+          .extracting(r -> r.<String>getAs("parsed_answer"))
+          .containsOnly("B", null);
     }
   }
 
   @Test
-  void loglikelihoodWithATinyTrainedModelStoresEveryOptionsScoreAndItsSyntheticTokens() throws Exception {
-    CliResult train = SparkTestSession.cli("train", "--warehouse", warehouse, "--model-dir", "models/tiny", "--steps", "2",
-        "--set", "train.layers=1", "--set", "train.d_model=32", "--set", "train.heads=2", "--set",
-        "train.sequence_length=32", "--set", "train.batch_size=2", "--set", "train.warmup_steps=1", "--set",
-        "train.sources=[documents]", "--set", "train.device=cpu");
+  void loglikelihoodWithATinyTrainedModelStoresEveryOptionsScoreAndItsSyntheticTokens()
+      throws Exception {
+    CliResult train =
+        SparkTestSession.cli(
+            "train",
+            "--warehouse",
+            warehouse,
+            "--model-dir",
+            "models/tiny",
+            "--steps",
+            "2",
+            "--set",
+            "train.layers=1",
+            "--set",
+            "train.d_model=32",
+            "--set",
+            "train.heads=2",
+            "--set",
+            "train.sequence_length=32",
+            "--set",
+            "train.batch_size=2",
+            "--set",
+            "train.warmup_steps=1",
+            "--set",
+            "train.sources=[documents]",
+            "--set",
+            "train.device=cpu");
     assertThat(train.code()).as(train.toString()).isZero();
     Path model = Path.of(warehouse, "models/tiny");
-    String[] args = {"answer", "--warehouse", warehouse, "--benchmark", "quality", "--setting", "trained", "--model-dir",
-        "models/tiny", "--max-questions", "2", "--set", "llm.device=cpu"};
+    String[] args = {
+      "answer",
+      "--warehouse",
+      warehouse,
+      "--benchmark",
+      "quality",
+      "--setting",
+      "trained",
+      "--model-dir",
+      "models/tiny",
+      "--max-questions",
+      "2",
+      "--set",
+      "llm.device=cpu"
+    };
 
     assertThat(AnswerJob.syntheticTokens(model)).as("train_info.json without the key").isNull();
 
-    // The shard work records the synthetic tokens a model was trained on; answer carries them to every row.
+    // The shard work records the synthetic tokens a model was trained on; answer carries them to
+    // every row.
     Path info = model.resolve("train_info.json");
-    Files.writeString(info, Files.readString(info).replaceFirst("\\{", "{\n  \"synthetic_tokens\" : 123456,"));
+    Files.writeString(
+        info, Files.readString(info).replaceFirst("\\{", "{\n  \"synthetic_tokens\" : 123456,"));
     CliResult result = SparkTestSession.cli(args);
     assertThat(result.code()).as(result.toString()).isZero();
     assertThat(result.out()).contains("loglikelihood mode").contains("123456 synthetic token(s)");
 
-    Map<String, Row> documents = new Warehouse(SPARK, warehouse).read("documents").collectAsList().stream()
-        .collect(Collectors.toMap(r -> r.getAs("doc_id"), r -> r, (a, b) -> a));
+    Map<String, Row> documents =
+        new Warehouse(SPARK, warehouse)
+            .read("documents").collectAsList().stream()
+                .collect(Collectors.toMap(r -> r.getAs("doc_id"), r -> r, (a, b) -> a));
     PromptFormat format = PromptFormats.forBenchmark("quality");
     try (CausalLm lm = ModelDirectory.load(model, Device.cpu())) {
       LogLikelihoodScorer scorer = new LogLikelihoodScorer(lm, 4);
       List<Row> predictions = predictionsOf(result);
       assertThat(predictions).hasSize(2);
       for (Row p : predictions) {
-        Row question = firstQuestions.stream().filter(q -> q.getAs("question_id").equals(p.getAs("question_id")))
-            .findFirst().orElseThrow();
-        AnswerInput input = new AnswerInput(question.getAs("question_id"), "quality", "mcq", question.getAs("question"),
-            question.getList(question.fieldIndex("options")), documents.get(question.<String>getAs("doc_id")).getAs("title"),
-            null, List.of());
-        MultipleChoiceScore expected = scorer.multipleChoice(format.loglikelihoodContext(input),
-            format.loglikelihoodChoices(input));
+        Row question =
+            firstQuestions.stream()
+                .filter(q -> q.getAs("question_id").equals(p.getAs("question_id")))
+                .findFirst()
+                .orElseThrow();
+        AnswerInput input =
+            new AnswerInput(
+                question.getAs("question_id"),
+                "quality",
+                "mcq",
+                question.getAs("question"),
+                question.getList(question.fieldIndex("options")),
+                documents.get(question.<String>getAs("doc_id")).getAs("title"),
+                null,
+                List.of());
+        MultipleChoiceScore expected =
+            scorer.multipleChoice(
+                format.loglikelihoodContext(input), format.loglikelihoodChoices(input));
         List<Double> scores = p.getList(p.fieldIndex("option_scores"));
         assertThat(scores).hasSize(4);
         for (int i = 0; i < 4; i++) {
-          assertThat(scores.get(i)).isCloseTo(expected.choices().get(i).logLikelihood(), within(1e-3));
+          assertThat(scores.get(i))
+              .isCloseTo(expected.choices().get(i).logLikelihood(), within(1e-3));
         }
-        assertThat(p.<String>getAs("parsed_answer")).isEqualTo(String.valueOf((char) ('A' + expected.acc())));
+        assertThat(p.<String>getAs("parsed_answer"))
+            .isEqualTo(String.valueOf((char) ('A' + expected.acc())));
         assertThat(p.<String>getAs("answer_mode")).isEqualTo("loglikelihood");
         assertThat(p.<String>getAs("prompt_version")).isEqualTo("quality-mcq-ll@1");
         assertThat(p.<String>getAs("backend")).isEqualTo("djl");
@@ -228,10 +411,27 @@ class AnswerJobTest {
       }
     }
 
-    // The same model in generate mode goes through the djl client and the call cache, whatever llm.model says.
-    CliResult generate = SparkTestSession.cli("answer", "--warehouse", warehouse, "--benchmark", "quality", "--setting",
-        "trained", "--model-dir", "models/tiny", "--mode", "generate", "--max-questions", "1", "--set", "llm.device=cpu",
-        "--set", "answer.max_tokens=4");
+    // The same model in generate mode goes through the djl client and the call cache, whatever
+    // llm.model says.
+    CliResult generate =
+        SparkTestSession.cli(
+            "answer",
+            "--warehouse",
+            warehouse,
+            "--benchmark",
+            "quality",
+            "--setting",
+            "trained",
+            "--model-dir",
+            "models/tiny",
+            "--mode",
+            "generate",
+            "--max-questions",
+            "1",
+            "--set",
+            "llm.device=cpu",
+            "--set",
+            "answer.max_tokens=4");
     assertThat(generate.code()).as(generate.toString()).isZero();
     Row generated = predictionsOf(generate).get(0);
     assertThat(generated.<String>getAs("backend")).isEqualTo("djl");
@@ -243,32 +443,56 @@ class AnswerJobTest {
 
   @Test
   void badOptionsFailAsConfigErrorsNamingTheKey() {
-    CliResult typo = SparkTestSession.cli("answer", "--warehouse", warehouse, "--benchmark", "qualty");
+    CliResult typo =
+        SparkTestSession.cli("answer", "--warehouse", warehouse, "--benchmark", "qualty");
     assertThat(typo.code()).isEqualTo(2);
     assertThat(typo.err()).contains("answer.benchmark: got qualty (did you mean quality?)");
-    CliResult generate = SparkTestSession.cli("answer", "--warehouse", warehouse, "--benchmark", "quality", "--mode",
-        "generate");
+    CliResult generate =
+        SparkTestSession.cli(
+            "answer", "--warehouse", warehouse, "--benchmark", "quality", "--mode", "generate");
     assertThat(generate.code()).isEqualTo(2);
     assertThat(generate.err()).contains("answer.mode: got generate with llm.backend extractive");
-    CliResult order = SparkTestSession.cli("answer", "--warehouse", warehouse, "--benchmark", "quality", "--chunk-order",
-        "middle");
+    CliResult order =
+        SparkTestSession.cli(
+            "answer",
+            "--warehouse",
+            warehouse,
+            "--benchmark",
+            "quality",
+            "--chunk-order",
+            "middle");
     assertThat(order.code()).isEqualTo(2);
-    assertThat(order.err()).contains("answer.chunk_order: got middle, expected best_first or best_last");
-    CliResult trained = SparkTestSession.cli("answer", "--warehouse", warehouse, "--benchmark", "quality", "--setting",
-        "trained");
+    assertThat(order.err())
+        .contains("answer.chunk_order: got middle, expected best_first or best_last");
+    CliResult trained =
+        SparkTestSession.cli(
+            "answer", "--warehouse", warehouse, "--benchmark", "quality", "--setting", "trained");
     assertThat(trained.code()).isEqualTo(2);
     assertThat(trained.err()).contains("answer.model_dir: got nothing");
-    CliResult embeddingTrained = SparkTestSession.cli("answer", "--warehouse", warehouse, "--benchmark", "quality",
-        "--setting", "trained_rag", "--mode", "embedding", "--model-dir", "models/none");
+    CliResult embeddingTrained =
+        SparkTestSession.cli(
+            "answer",
+            "--warehouse",
+            warehouse,
+            "--benchmark",
+            "quality",
+            "--setting",
+            "trained_rag",
+            "--mode",
+            "embedding",
+            "--model-dir",
+            "models/none");
     assertThat(embeddingTrained.code()).isEqualTo(2);
-    assertThat(embeddingTrained.err()).contains("answer.mode: got embedding with answer.setting trained_rag");
+    assertThat(embeddingTrained.err())
+        .contains("answer.mode: got embedding with answer.setting trained_rag");
   }
 
   @Test
   void syntheticTokensAreReadFromTrainInfoWhenPresent() throws Exception {
     Path dir = SparkTestSession.tempDir("model");
     assertThat(AnswerJob.syntheticTokens(dir)).as("no train_info.json").isNull();
-    Files.writeString(dir.resolve("train_info.json"), "{\"run_id\": \"t\", \"data\": {\"texts\": 3}}");
+    Files.writeString(
+        dir.resolve("train_info.json"), "{\"run_id\": \"t\", \"data\": {\"texts\": 3}}");
     assertThat(AnswerJob.syntheticTokens(dir)).isNull();
     Files.writeString(dir.resolve("train_info.json"), "{\"synthetic_tokens\": 42000000000}");
     assertThat(AnswerJob.syntheticTokens(dir)).isEqualTo(42_000_000_000L);
@@ -277,29 +501,43 @@ class AnswerJobTest {
   }
 
   private static List<Row> predictionsOf(CliResult result) {
-    return new Warehouse(SPARK, warehouse).read("predictions").filter("run_id = '" + runId(result) + "'")
-        .orderBy("question_id").collectAsList();
+    return new Warehouse(SPARK, warehouse)
+        .read("predictions")
+        .filter("run_id = '" + runId(result) + "'")
+        .orderBy("question_id")
+        .collectAsList();
   }
 
   private static String runId(CliResult result) {
-    return result.out().lines().filter(l -> l.contains("run_id ")).reduce((a, b) -> b).orElseThrow()
-        .replaceFirst(".*run_id ", "").trim();
+    return result
+        .out()
+        .lines()
+        .filter(l -> l.contains("run_id "))
+        .reduce((a, b) -> b)
+        .orElseThrow()
+        .replaceFirst(".*run_id ", "")
+        .trim();
   }
 
   private static Map<String, String> gold() {
-    return new Warehouse(SPARK, warehouse).read("questions").select("question_id", "gold").collectAsList().stream()
-        .collect(Collectors.toMap(r -> r.getString(0), r -> r.getString(1)));
+    return new Warehouse(SPARK, warehouse)
+        .read("questions").select("question_id", "gold").collectAsList().stream()
+            .collect(Collectors.toMap(r -> r.getString(0), r -> r.getString(1)));
   }
 
   /** bm25's chunks per question, best first. */
   private static Map<String, List<String>> bm25ChunksByRank() {
-    return new Warehouse(SPARK, warehouse).read("retrievals").filter("retriever = 'bm25'").orderBy("rank").collectAsList()
-        .stream().collect(Collectors.groupingBy(r -> r.getAs("question_id"), Collectors.mapping(r -> r.getAs("chunk_id"),
-            Collectors.toList())));
+    return new Warehouse(SPARK, warehouse)
+        .read("retrievals").filter("retriever = 'bm25'").orderBy("rank").collectAsList().stream()
+            .collect(
+                Collectors.groupingBy(
+                    r -> r.getAs("question_id"),
+                    Collectors.mapping(r -> r.getAs("chunk_id"), Collectors.toList())));
   }
 
   private static String jsonEscaped(String text) {
-    return new com.fasterxml.jackson.databind.node.TextNode(text).toString().replaceAll("^\"|\"$", "");
+    return new com.fasterxml.jackson.databind.node.TextNode(text)
+        .toString()
+        .replaceAll("^\"|\"$", "");
   }
-
 }

@@ -19,19 +19,44 @@ class CliTest {
   @BeforeAll
   static void ingestSample() {
     warehouse = SparkTestSession.tempDir("cli").toString();
-    CliResult result = SparkTestSession.cli("ingest", "--format", "quality", "--input",
-        SparkTestSession.repoRoot().resolve("samples/quality/quality_dev_sample.jsonl").toString(), "--warehouse", warehouse);
+    CliResult result =
+        SparkTestSession.cli(
+            "ingest",
+            "--format",
+            "quality",
+            "--input",
+            SparkTestSession.repoRoot()
+                .resolve("samples/quality/quality_dev_sample.jsonl")
+                .toString(),
+            "--warehouse",
+            warehouse);
     assertThat(result.code()).as(result.toString()).isZero();
   }
 
-  private static final List<String> EVERY_JOB = List.of("ingest", "chunk", "embed", "gen-qa", "gen-docs", "build-shards",
-      "train", "index", "retrieve", "answer", "score", "fit-scaling", "report", "evaluate");
+  private static final List<String> EVERY_JOB =
+      List.of(
+          "ingest",
+          "chunk",
+          "embed",
+          "gen-qa",
+          "gen-docs",
+          "build-shards",
+          "train",
+          "index",
+          "retrieve",
+          "answer",
+          "score",
+          "fit-scaling",
+          "report",
+          "evaluate");
 
   @Test
   void helpListsEveryJob() {
     CliResult result = SparkTestSession.cli("--help");
     assertThat(result.code()).isZero();
-    assertThat(result.out()).contains(EVERY_JOB.toArray(String[]::new)).contains("sql", "validate", "demo");
+    assertThat(result.out())
+        .contains(EVERY_JOB.toArray(String[]::new))
+        .contains("sql", "validate", "demo");
   }
 
   @Test
@@ -47,20 +72,29 @@ class CliTest {
   void unknownOptionNamesTheNearestValidOne() {
     CliResult result = SparkTestSession.cli("ingest", "--formt=quality");
     assertThat(result.code()).isEqualTo(2);
-    assertThat(result.err()).contains("Unknown option: '--formt=quality'").contains("Possible solutions: --format");
+    assertThat(result.err())
+        .contains("Unknown option: '--formt=quality'")
+        .contains("Possible solutions: --format");
   }
 
   @Test
   void unknownConfigKeyNamesTheNearestValidOne() {
-    CliResult result = SparkTestSession.cli("chunk", "--warehouse", warehouse, "--set", "chunk.max_tokns=64");
+    CliResult result =
+        SparkTestSession.cli("chunk", "--warehouse", warehouse, "--set", "chunk.max_tokns=64");
     assertThat(result.code()).isEqualTo(2);
-    assertThat(result.err()).contains("unknown config key 'chunk.max_tokns'; did you mean 'chunk.max_tokens'?");
+    assertThat(result.err())
+        .contains("unknown config key 'chunk.max_tokns'; did you mean 'chunk.max_tokens'?");
   }
 
   @Test
   void sqlJsonPrintsOneObjectPerRowWithEveryColumn() throws IOException {
-    CliResult result = SparkTestSession.cli("sql", "--warehouse", warehouse, "--json",
-        "SELECT question_id, gold, gold_index, doc_id, options FROM questions ORDER BY question_id LIMIT 3");
+    CliResult result =
+        SparkTestSession.cli(
+            "sql",
+            "--warehouse",
+            warehouse,
+            "--json",
+            "SELECT question_id, gold, gold_index, doc_id, options FROM questions ORDER BY question_id LIMIT 3");
     assertThat(result.code()).as(result.toString()).isZero();
     List<String> lines = result.out().lines().toList();
     assertThat(lines).hasSize(3);
@@ -72,8 +106,13 @@ class CliTest {
 
   @Test
   void sqlJsonKeepsNullColumns() throws IOException {
-    CliResult result = SparkTestSession.cli("sql", "--warehouse", warehouse, "--json",
-        "SELECT CAST(NULL AS STRING) AS nothing, count(*) AS n FROM documents");
+    CliResult result =
+        SparkTestSession.cli(
+            "sql",
+            "--warehouse",
+            warehouse,
+            "--json",
+            "SELECT CAST(NULL AS STRING) AS nothing, count(*) AS n FROM documents");
     JsonNode row = new ObjectMapper().readTree(result.out().lines().findFirst().orElseThrow());
     assertThat(row.has("nothing")).isTrue();
     assertThat(row.get("nothing").isNull()).isTrue();
@@ -82,15 +121,21 @@ class CliTest {
 
   @Test
   void sqlTableIsAlignedAndCountsRows() {
-    CliResult result = SparkTestSession.cli("sql", "--warehouse", warehouse,
-        "SELECT benchmark, count(*) AS n FROM questions GROUP BY benchmark");
+    CliResult result =
+        SparkTestSession.cli(
+            "sql",
+            "--warehouse",
+            warehouse,
+            "SELECT benchmark, count(*) AS n FROM questions GROUP BY benchmark");
     assertThat(result.code()).as(result.toString()).isZero();
-    assertThat(result.out().lines().toList()).containsExactly("benchmark | n", "----------+---", "quality   | 62", "(1 row)");
+    assertThat(result.out().lines().toList())
+        .containsExactly("benchmark | n", "----------+---", "quality   | 62", "(1 row)");
   }
 
   @Test
   void sqlOnAnUnknownTableListsTheTables() {
-    CliResult result = SparkTestSession.cli("sql", "--warehouse", warehouse, "SELECT * FROM chunkz");
+    CliResult result =
+        SparkTestSession.cli("sql", "--warehouse", warehouse, "SELECT * FROM chunkz");
     assertThat(result.code()).isEqualTo(2);
     assertThat(result.err()).contains("chunkz").contains("documents, quarantine, questions, runs");
   }
@@ -107,11 +152,17 @@ class CliTest {
     Path conf = SparkTestSession.tempDir("conf");
     Files.writeString(conf.resolve("a.yaml"), "chunk:\n  max_tokenz: 5\nwarehous: x\n");
     Files.createDirectories(conf.resolve("prompts"));
-    Files.writeString(conf.resolve("prompts/p.yaml"), "id: p\nversion: 0\nmessages:\n  - role: robot\n    content: hi {{name\n");
+    Files.writeString(
+        conf.resolve("prompts/p.yaml"),
+        "id: p\nversion: 0\nmessages:\n  - role: robot\n    content: hi {{name\n");
     Path contracts = SparkTestSession.tempDir("contracts");
-    Files.writeString(contracts.resolve("t.json"), "{\"table\": \"t\", \"version\": 1, \"primary_key\": [\"id\"],"
-        + " \"columns\": [{\"name\": \"id\", \"type\": \"strng\", \"nullable\": false}]}");
-    CliResult result = SparkTestSession.cli("validate", "--conf-dir", conf.toString(), "--contracts-dir", contracts.toString());
+    Files.writeString(
+        contracts.resolve("t.json"),
+        "{\"table\": \"t\", \"version\": 1, \"primary_key\": [\"id\"],"
+            + " \"columns\": [{\"name\": \"id\", \"type\": \"strng\", \"nullable\": false}]}");
+    CliResult result =
+        SparkTestSession.cli(
+            "validate", "--conf-dir", conf.toString(), "--contracts-dir", contracts.toString());
     assertThat(result.code()).isEqualTo(1);
     assertThat(result.out())
         .contains("did you mean 'chunk.max_tokens'")

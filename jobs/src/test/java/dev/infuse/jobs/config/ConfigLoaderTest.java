@@ -10,8 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ConfigLoaderTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void defaultsBindToDocumentedValues() {
@@ -27,10 +26,12 @@ class ConfigLoaderTest {
   @Test
   void laterLayersWinAndSetValuesAreTyped() throws IOException {
     Path file = write("chunk:\n  max_tokens: 512\n  overlap_tokens: 32\nrun:\n  seed: 7\n");
-    InfuseConfig config = ConfigLoader.withDefaults().file(file)
-        .set("chunk.max_tokens=256")
-        .set("spark.conf.spark.sql.shuffle.partitions=16")
-        .load();
+    InfuseConfig config =
+        ConfigLoader.withDefaults()
+            .file(file)
+            .set("chunk.max_tokens=256")
+            .set("spark.conf.spark.sql.shuffle.partitions=16")
+            .load();
     assertThat(config.chunk().maxTokens()).isEqualTo(256);
     assertThat(config.chunk().overlapTokens()).isEqualTo(32);
     assertThat(config.run().seed()).isEqualTo(7);
@@ -40,10 +41,12 @@ class ConfigLoaderTest {
   @Test
   void setStringsKeepsIdsAsStringsAndNestsPairs() {
     // Run ids and paths that YAML would read as a boolean, a number or a flow list stay as given.
-    InfuseConfig config = ConfigLoader.withDefaults()
-        .setStrings("score.runs", java.util.List.of("true", "1e3", "[x]"))
-        .setStrings("score.compare", java.util.List.of(java.util.List.of("no", "0x10")))
-        .setStrings("evaluate.models", java.util.List.of("models/a, b")).load();
+    InfuseConfig config =
+        ConfigLoader.withDefaults()
+            .setStrings("score.runs", java.util.List.of("true", "1e3", "[x]"))
+            .setStrings("score.compare", java.util.List.of(java.util.List.of("no", "0x10")))
+            .setStrings("evaluate.models", java.util.List.of("models/a, b"))
+            .load();
     assertThat(config.score().runs()).containsExactly("true", "1e3", "[x]");
     assertThat(config.score().compare()).containsExactly(java.util.List.of("no", "0x10"));
     assertThat(config.evaluate().models()).containsExactly("models/a, b");
@@ -51,12 +54,18 @@ class ConfigLoaderTest {
 
   @Test
   void evaluateOptionsAreCheckedBeforeAnyJob() {
-    assertThatThrownBy(() -> ConfigLoader.withDefaults().set("evaluate.benchmarks=[quality, qualty]")
-        .set("evaluate.settings=[rag, rag, trained_rg]").load())
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.withDefaults()
+                    .set("evaluate.benchmarks=[quality, qualty]")
+                    .set("evaluate.settings=[rag, rag, trained_rg]")
+                    .load())
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("evaluate.benchmarks: got qualty, expected one of")
-        .hasMessageContaining("evaluate.settings: got trained_rg, expected closed_book, rag, trained or trained_rag")
-        .hasMessageContaining("evaluate.settings: got [rag, rag, trained_rg], expected each setting once");
+        .hasMessageContaining(
+            "evaluate.settings: got trained_rg, expected closed_book, rag, trained or trained_rag")
+        .hasMessageContaining(
+            "evaluate.settings: got [rag, rag, trained_rg], expected each setting once");
   }
 
   @Test
@@ -71,11 +80,15 @@ class ConfigLoaderTest {
 
   @Test
   void everyProblemIsReportedAtOnce() throws IOException {
-    Path file = write("chunk:\n  max_tokens: lots\n  overlp_tokens: 3\ningest:\n  formatt: quality\n");
-    ConfigException error = (ConfigException) org.assertj.core.api.Assertions.catchThrowable(
-        () -> ConfigLoader.withDefaults().file(file).load());
+    Path file =
+        write("chunk:\n  max_tokens: lots\n  overlp_tokens: 3\ningest:\n  formatt: quality\n");
+    ConfigException error =
+        (ConfigException)
+            org.assertj.core.api.Assertions.catchThrowable(
+                () -> ConfigLoader.withDefaults().file(file).load());
     assertThat(error.problems()).hasSize(3);
-    assertThat(error.problems()).anyMatch(p -> p.equals("chunk.max_tokens: got 'lots', expected an integer"));
+    assertThat(error.problems())
+        .anyMatch(p -> p.equals("chunk.max_tokens: got 'lots', expected an integer"));
     assertThat(error.problems()).anyMatch(p -> p.contains("did you mean 'chunk.overlap_tokens'"));
     assertThat(error.problems()).anyMatch(p -> p.contains("did you mean 'ingest.format'"));
   }
@@ -83,7 +96,8 @@ class ConfigLoaderTest {
   @Test
   void semanticChecksQuoteTheValueAndTheRange() {
     assertThatThrownBy(() -> ConfigLoader.withDefaults().set("chunk.overlap_tokens=600").load())
-        .hasMessageContaining("chunk.overlap_tokens: got 600, expected 0 <= overlap < max_tokens / 2");
+        .hasMessageContaining(
+            "chunk.overlap_tokens: got 600, expected 0 <= overlap < max_tokens / 2");
     assertThatThrownBy(() -> ConfigLoader.withDefaults().set("ingest.max_bad_fraction=1.5").load())
         .hasMessageContaining("ingest.max_bad_fraction: got 1.5, expected a fraction in 0..1");
   }
@@ -93,22 +107,29 @@ class ConfigLoaderTest {
     assertThatThrownBy(() -> ConfigLoader.withDefaults().set("chunk.max_tokens"))
         .hasMessage("--set: got 'chunk.max_tokens', expected key=value");
     Path bad = write("chunk: [unclosed\n");
-    assertThatThrownBy(() -> ConfigLoader.withDefaults().file(bad)).hasMessageContaining("not valid YAML");
+    assertThatThrownBy(() -> ConfigLoader.withDefaults().file(bad))
+        .hasMessageContaining("not valid YAML");
     assertThatThrownBy(() -> ConfigLoader.withDefaults().file(dir.resolve("missing.yaml")))
         .hasMessageContaining("expected an existing YAML file");
   }
 
   @Test
   void canonicalJsonRedactsSecretsButKeepsEnvVarNames() {
-    InfuseConfig config = ConfigLoader.withDefaults()
-        .set("spark.conf.spark.hadoop.fs.s3a.secret.key=hunter2")
-        .set("spark.conf.spark.hadoop.fs.s3a.access.key=AKIA123")
-        .set("spark.conf.my.api_key_env=OPENAI_API_KEY")
-        .load();
+    InfuseConfig config =
+        ConfigLoader.withDefaults()
+            .set("spark.conf.spark.hadoop.fs.s3a.secret.key=hunter2")
+            .set("spark.conf.spark.hadoop.fs.s3a.access.key=AKIA123")
+            .set("spark.conf.my.api_key_env=OPENAI_API_KEY")
+            .load();
     String json = ConfigJson.canonical(config);
-    assertThat(json).doesNotContain("hunter2").doesNotContain("AKIA123").contains("OPENAI_API_KEY").contains("***");
+    assertThat(json)
+        .doesNotContain("hunter2")
+        .doesNotContain("AKIA123")
+        .contains("OPENAI_API_KEY")
+        .contains("***");
     assertThat(ConfigJson.hash(config)).hasSize(64).isEqualTo(ConfigJson.hash(config));
-    assertThat(ConfigJson.hash(config)).isNotEqualTo(ConfigJson.hash(ConfigLoader.withDefaults().load()));
+    assertThat(ConfigJson.hash(config))
+        .isNotEqualTo(ConfigJson.hash(ConfigLoader.withDefaults().load()));
   }
 
   private Path write(String yaml) throws IOException {

@@ -25,61 +25,107 @@ class EmbedJobTest {
   @Test
   void writesOneUnitVectorPerChunkAndARerunEmbedsNothing() {
     String warehouse = SparkTestSession.tempDir("embed").toString();
-    CliResult ingest = SparkTestSession.cli("ingest", "--format", "quality", "--input",
-        SparkTestSession.repoRoot().resolve("samples/quality/quality_dev_sample.jsonl").toString(), "--warehouse", warehouse);
+    CliResult ingest =
+        SparkTestSession.cli(
+            "ingest",
+            "--format",
+            "quality",
+            "--input",
+            SparkTestSession.repoRoot()
+                .resolve("samples/quality/quality_dev_sample.jsonl")
+                .toString(),
+            "--warehouse",
+            warehouse);
     assertThat(ingest.code()).as(ingest.toString()).isZero();
-    assertThat(SparkTestSession.cli("chunk", "--warehouse", warehouse, "--max-tokens", "1024").code()).isZero();
+    assertThat(
+            SparkTestSession.cli("chunk", "--warehouse", warehouse, "--max-tokens", "1024").code())
+        .isZero();
 
-    CliResult first = SparkTestSession.cli("embed", "--warehouse", warehouse, "--device", "cpu", "--batch-size", "8");
+    CliResult first =
+        SparkTestSession.cli(
+            "embed", "--warehouse", warehouse, "--device", "cpu", "--batch-size", "8");
     assertThat(first.code()).as(first.toString()).isZero();
     Warehouse w = new Warehouse(spark, warehouse);
     w.registerViews();
     long chunks = w.read("chunks").count();
-    Row stats = spark.sql("SELECT count(*), count(DISTINCT chunk_id), min(dimension), max(dimension),"
-        + " max(abs(aggregate(vector, 0D, (a, x) -> a + x * x) - 1)), count(DISTINCT model) FROM chunk_embeddings").head();
+    Row stats =
+        spark
+            .sql(
+                "SELECT count(*), count(DISTINCT chunk_id), min(dimension), max(dimension),"
+                    + " max(abs(aggregate(vector, 0D, (a, x) -> a + x * x) - 1)), count(DISTINCT model) FROM chunk_embeddings")
+            .head();
     assertThat(stats.getLong(0)).isEqualTo(chunks).isGreaterThan(5);
     assertThat(stats.getLong(1)).isEqualTo(chunks);
     assertThat(stats.getInt(2)).isEqualTo(384);
     assertThat(stats.getInt(3)).isEqualTo(384);
     assertThat(stats.getDouble(4)).isLessThan(1e-4);
-    assertThat(spark.sql("SELECT count(*) FROM chunk_embeddings e JOIN chunks c USING (chunk_id)"
-        + " WHERE e.doc_id = c.doc_id AND e.text_sha256 = sha2(c.text, 256) AND e.model = 'all-minilm-l6-v2'")
-        .head().getLong(0)).isEqualTo(chunks);
+    assertThat(
+            spark
+                .sql(
+                    "SELECT count(*) FROM chunk_embeddings e JOIN chunks c USING (chunk_id)"
+                        + " WHERE e.doc_id = c.doc_id AND e.text_sha256 = sha2(c.text, 256) AND e.model = 'all-minilm-l6-v2'")
+                .head()
+                .getLong(0))
+        .isEqualTo(chunks);
     assertThat(first.out()).contains(chunks + " embedded, 0 already up to date, 0 quarantined");
 
     long version = w.version("chunk_embeddings");
     CliResult again = SparkTestSession.cli("embed", "--warehouse", warehouse);
     assertThat(again.code()).as(again.toString()).isZero();
-    assertThat(again.out()).contains("0 embedded, " + chunks + " already up to date")
+    assertThat(again.out())
+        .contains("0 embedded, " + chunks + " already up to date")
         .contains("chunk_embeddings: unchanged (no commit)");
     assertThat(w.version("chunk_embeddings")).isEqualTo(version);
 
     // Re-chunking replaces the chunks: their embeddings follow, and the old ones are deleted.
-    assertThat(SparkTestSession.cli("chunk", "--warehouse", warehouse, "--max-tokens", "2048").code()).isZero();
+    assertThat(
+            SparkTestSession.cli("chunk", "--warehouse", warehouse, "--max-tokens", "2048").code())
+        .isZero();
     CliResult rechunked = SparkTestSession.cli("embed", "--warehouse", warehouse);
     assertThat(rechunked.code()).as(rechunked.toString()).isZero();
-    assertThat(spark.sql("SELECT count(*) FROM chunk_embeddings e LEFT ANTI JOIN chunks c USING (chunk_id)")
-        .head().getLong(0)).isZero();
+    assertThat(
+            spark
+                .sql(
+                    "SELECT count(*) FROM chunk_embeddings e LEFT ANTI JOIN chunks c USING (chunk_id)")
+                .head()
+                .getLong(0))
+        .isZero();
     assertThat(w.read("chunk_embeddings").count()).isEqualTo(w.read("chunks").count());
-    Row runs = w.read("runs").filter("job = 'embed'")
-        .selectExpr("count(*)", "sum(CASE WHEN status = 'succeeded' AND input_count = output_count + quarantined_count"
-            + " THEN 1 ELSE 0 END)").head();
+    Row runs =
+        w.read("runs")
+            .filter("job = 'embed'")
+            .selectExpr(
+                "count(*)",
+                "sum(CASE WHEN status = 'succeeded' AND input_count = output_count + quarantined_count"
+                    + " THEN 1 ELSE 0 END)")
+            .head();
     assertThat(runs.getLong(0)).isEqualTo(3);
     assertThat(runs.getLong(1)).isEqualTo(3);
   }
 
   @Test
   void manyPartitionsOfOneExecutorShareOneModelLoad() {
-    // A batch size no other test uses gives this spec its own cache key, so the count is this test's alone.
+    // A batch size no other test uses gives this spec its own cache key, so the count is this
+    // test's alone.
     EmbedderSpec spec = new EmbedderSpec("default", "cpu", 13, 1);
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < 3000; i++) {
-      rows.add(RowFactory.create("c" + i, "d" + (i % 7), "row " + i + " is about " + (i % 2 == 0 ? "rivers" : "taxes"),
-          "0".repeat(64)));
+      rows.add(
+          RowFactory.create(
+              "c" + i,
+              "d" + (i % 7),
+              "row " + i + " is about " + (i % 2 == 0 ? "rivers" : "taxes"),
+              "0".repeat(64)));
     }
-    StructType schema = new StructType().add("chunk_id", DataTypes.StringType).add("doc_id", DataTypes.StringType)
-        .add("text", DataTypes.StringType).add("text_sha256", DataTypes.StringType);
-    Dataset<Row> chunks = spark.createDataFrame(new JavaSparkContext(spark.sparkContext()).parallelize(rows, 6), schema);
+    StructType schema =
+        new StructType()
+            .add("chunk_id", DataTypes.StringType)
+            .add("doc_id", DataTypes.StringType)
+            .add("text", DataTypes.StringType)
+            .add("text_sha256", DataTypes.StringType);
+    Dataset<Row> chunks =
+        spark.createDataFrame(
+            new JavaSparkContext(spark.sparkContext()).parallelize(rows, 6), schema);
 
     Dataset<Row> out = EmbedJob.transform(spark, chunks, spec, "all-minilm-l6-v2");
     assertThat(out.rdd().getNumPartitions()).isEqualTo(6);
@@ -100,26 +146,44 @@ class EmbedJobTest {
   void aChunkTheModelRejectsBecomesAFailureRowWithItsReasonAndTheRestAreEmbedded() {
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
-      rows.add(RowFactory.create("c" + i, "d", i == 17 ? "POISON" : "fine text " + i, "0".repeat(64)));
+      rows.add(
+          RowFactory.create("c" + i, "d", i == 17 ? "POISON" : "fine text " + i, "0".repeat(64)));
     }
-    StructType schema = new StructType().add("chunk_id", DataTypes.StringType).add("doc_id", DataTypes.StringType)
-        .add("text", DataTypes.StringType).add("text_sha256", DataTypes.StringType);
-    Dataset<Row> chunks = spark.createDataFrame(new JavaSparkContext(spark.sparkContext()).parallelize(rows, 2), schema);
+    StructType schema =
+        new StructType()
+            .add("chunk_id", DataTypes.StringType)
+            .add("doc_id", DataTypes.StringType)
+            .add("text", DataTypes.StringType)
+            .add("text_sha256", DataTypes.StringType);
+    Dataset<Row> chunks =
+        spark.createDataFrame(
+            new JavaSparkContext(spark.sparkContext()).parallelize(rows, 2), schema);
 
-    List<Row> out = EmbedJob.transform(spark, chunks, new PoisonSpec(), "fake@1", 4).collectAsList();
+    List<Row> out =
+        EmbedJob.transform(spark, chunks, new PoisonSpec(), "fake@1", 4).collectAsList();
     assertThat(out).hasSize(40);
     List<Row> failures = out.stream().filter(r -> r.getString(0).equals("failure")).toList();
-    assertThat(failures).singleElement().satisfies(r -> {
-      assertThat(r.getString(1)).isEqualTo("c17");
-      assertThat(r.getString(7)).isEqualTo("POISON");
-      assertThat(r.getString(8)).isEqualTo("embedding failed: java.lang.IllegalArgumentException: poisoned text");
-    });
-    assertThat(out.stream().filter(r -> r.getString(0).equals("embedding")).map(r -> r.getString(2)).distinct().toList())
+    assertThat(failures)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.getString(1)).isEqualTo("c17");
+              assertThat(r.getString(7)).isEqualTo("POISON");
+              assertThat(r.getString(8))
+                  .isEqualTo("embedding failed: java.lang.IllegalArgumentException: poisoned text");
+            });
+    assertThat(
+            out.stream()
+                .filter(r -> r.getString(0).equals("embedding"))
+                .map(r -> r.getString(2))
+                .distinct()
+                .toList())
         .containsExactly("fake@1");
   }
 
   /** An embedder that fails any window holding a poisoned text, as a broken input would. */
-  private record PoisonSpec() implements dev.infuse.udfs.model.ModelSpec<dev.infuse.udfs.embed.TextEmbedder> {
+  private record PoisonSpec()
+      implements dev.infuse.udfs.model.ModelSpec<dev.infuse.udfs.embed.TextEmbedder> {
     @Override
     public String cacheKey() {
       return "test-poison-embedder";
@@ -155,13 +219,18 @@ class EmbedJobTest {
   @Test
   void aBadModelPathOrBatchSizeIsAConfigErrorNamingTheOption() {
     String warehouse = SparkTestSession.tempDir("embed-bad").toString();
-    CliResult missing = SparkTestSession.cli("embed", "--warehouse", warehouse, "--model", "/nope/model");
+    CliResult missing =
+        SparkTestSession.cli("embed", "--warehouse", warehouse, "--model", "/nope/model");
     assertThat(missing.code()).as(missing.toString()).isEqualTo(2);
-    assertThat(missing.err()).contains("embed.model: got /nope/model, which is not a directory; expected 'default'");
+    assertThat(missing.err())
+        .contains("embed.model: got /nope/model, which is not a directory; expected 'default'");
 
-    CliResult batch = SparkTestSession.cli("embed", "--warehouse", warehouse, "--batch-size", "0", "--device", "tpu");
+    CliResult batch =
+        SparkTestSession.cli(
+            "embed", "--warehouse", warehouse, "--batch-size", "0", "--device", "tpu");
     assertThat(batch.code()).isEqualTo(2);
-    assertThat(batch.err()).contains("embed.batch_size: got 0, expected 1..4096")
+    assertThat(batch.err())
+        .contains("embed.batch_size: got 0, expected 1..4096")
         .contains("embed.device: got tpu, expected auto, cpu, gpu or gpu:N");
   }
 }

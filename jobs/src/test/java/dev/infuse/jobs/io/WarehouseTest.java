@@ -45,49 +45,85 @@ class WarehouseTest {
   @Test
   void changedRowsAreUpdatedAndNewOnesInserted() {
     warehouse.upsert(documents, docs(doc("c:1", "one"), doc("c:2", "two")));
-    WriteResult result = warehouse.upsert(documents, docs(doc("c:1", "one"), doc("c:2", "TWO"), doc("c:3", "three")));
+    WriteResult result =
+        warehouse.upsert(
+            documents, docs(doc("c:1", "one"), doc("c:2", "TWO"), doc("c:3", "three")));
     assertThat(result.inserted()).isEqualTo(1);
     assertThat(result.updated()).isEqualTo(1);
-    assertThat(warehouse.read("documents").filter("doc_id = 'c:2'").head().getAs("text").toString()).isEqualTo("TWO");
+    assertThat(warehouse.read("documents").filter("doc_id = 'c:2'").head().getAs("text").toString())
+        .isEqualTo("TWO");
     assertThat(warehouse.read("documents").count()).isEqualTo(3);
   }
 
   @Test
   void replaceWithinDropsStaleRowsOfTheScopeOnly() {
-    warehouse.replaceWithin(chunks, chunkRows(chunk("a0", "d:a", 0), chunk("a1", "d:a", 1), chunk("b0", "d:b", 0)), "doc_id");
-    WriteResult result = warehouse.replaceWithin(chunks, chunkRows(chunk("a0", "d:a", 0)), "doc_id");
+    warehouse.replaceWithin(
+        chunks,
+        chunkRows(chunk("a0", "d:a", 0), chunk("a1", "d:a", 1), chunk("b0", "d:b", 0)),
+        "doc_id");
+    WriteResult result =
+        warehouse.replaceWithin(chunks, chunkRows(chunk("a0", "d:a", 0)), "doc_id");
     assertThat(result.deleted()).isEqualTo(1);
-    assertThat(warehouse.read("chunks").select("chunk_id").as(org.apache.spark.sql.Encoders.STRING()).collectAsList())
+    assertThat(
+            warehouse
+                .read("chunks")
+                .select("chunk_id")
+                .as(org.apache.spark.sql.Encoders.STRING())
+                .collectAsList())
         .containsExactlyInAnyOrder("a0", "b0");
   }
 
   @Test
   void constraintViolationNamesTableColumnValueAndExpectation() {
-    Row bad = RowFactory.create("quality:q1", "quality:1", "quality", "dev", "Why?", List.of("a", "b"), "C", 7, "mcq",
-        List.of(), Map.of());
-    assertThatThrownBy(() -> warehouse.upsert(questions, spark.createDataFrame(List.of(bad), questions.schema())))
+    Row bad =
+        RowFactory.create(
+            "quality:q1",
+            "quality:1",
+            "quality",
+            "dev",
+            "Why?",
+            List.of("a", "b"),
+            "C",
+            7,
+            "mcq",
+            List.of(),
+            Map.of());
+    assertThatThrownBy(
+            () ->
+                warehouse.upsert(
+                    questions, spark.createDataFrame(List.of(bad), questions.schema())))
         .isInstanceOf(ContractViolationException.class)
         .hasMessageContaining("row question_id=quality:q1")
-        .hasMessageContaining("table questions, column gold_index: got 7, expected an index into options, 0..size(options)-1");
+        .hasMessageContaining(
+            "table questions, column gold_index: got 7, expected an index into options, 0..size(options)-1");
   }
 
   @Test
   void nullInRequiredColumnAndDuplicateKeysAreViolations() {
     // A job's rows arrive with nullable columns; the contract, not the schema, must catch the null.
-    StructType nullable = new StructType(java.util.Arrays.stream(documents.schema().fields())
-        .map(f -> f.copy(f.name(), f.dataType(), true, f.metadata())).toArray(StructField[]::new));
-    assertThatThrownBy(() -> warehouse.upsert(documents, spark.createDataFrame(List.of(doc("c:1", null)), nullable)))
+    StructType nullable =
+        new StructType(
+            java.util.Arrays.stream(documents.schema().fields())
+                .map(f -> f.copy(f.name(), f.dataType(), true, f.metadata()))
+                .toArray(StructField[]::new));
+    assertThatThrownBy(
+            () ->
+                warehouse.upsert(
+                    documents, spark.createDataFrame(List.of(doc("c:1", null)), nullable)))
         .hasMessageContaining("table documents, column text: got null, expected a non-null string");
     assertThatThrownBy(() -> warehouse.upsert(documents, docs(doc("c:1", "x"), doc("c:1", "y"))))
-        .hasMessageContaining("table documents, primary key [doc_id]: got 2 rows with doc_id=c:1, expected unique keys");
+        .hasMessageContaining(
+            "table documents, primary key [doc_id]: got 2 rows with doc_id=c:1, expected unique keys");
   }
 
   @Test
   void schemaMismatchNamesTheColumn() {
-    Dataset<Row> wrongType = docs(doc("c:1", "x")).withColumn("title", org.apache.spark.sql.functions.lit(3));
+    Dataset<Row> wrongType =
+        docs(doc("c:1", "x")).withColumn("title", org.apache.spark.sql.functions.lit(3));
     assertThatThrownBy(() -> warehouse.upsert(documents, wrongType))
         .hasMessageContaining("table documents, column title: got int, expected string");
-    Dataset<Row> extra = docs(doc("c:1", "x")).withColumn("colour", org.apache.spark.sql.functions.lit("red"));
+    Dataset<Row> extra =
+        docs(doc("c:1", "x")).withColumn("colour", org.apache.spark.sql.functions.lit("red"));
     assertThatThrownBy(() -> warehouse.upsert(documents, extra))
         .hasMessageContaining("table documents, column colour: got an undeclared column");
   }
@@ -99,7 +135,8 @@ class WarehouseTest {
     assertThat(detail.<String, String>getJavaMap(detail.fieldIndex("properties")))
         .containsEntry(Warehouse.CONTRACT_PROPERTY, "documents@1");
     assertThat(detail.getList(detail.fieldIndex("partitionColumns"))).containsExactly("corpus");
-    assertThat(warehouse.read("documents").schema().apply("doc_id").getComment().get()).startsWith("Stable key");
+    assertThat(warehouse.read("documents").schema().apply("doc_id").getComment().get())
+        .startsWith("Stable key");
     assertThat(warehouse.tables()).containsExactly("documents");
   }
 

@@ -24,9 +24,25 @@ import org.jfree.data.xy.YIntervalSeriesCollection;
 import org.junit.jupiter.api.Test;
 
 class ReportChartsTest {
-  private static final ScalingFit FIT = new ScalingFit("f", "quality", "trained", "accuracy", 3, 0.1, 0.03, 0.002, 0.99,
-      "rag", 0.6, Math.exp((0.6 - 0.1) / 0.03), List.of(new Point("r5", 100_000, 0.45), new Point("r6", 1_000_000, 0.52),
-      new Point("r7", 10_000_000, 0.58)), "score-1");
+  private static final ScalingFit FIT =
+      new ScalingFit(
+          "f",
+          "quality",
+          "trained",
+          "accuracy",
+          3,
+          0.1,
+          0.03,
+          0.002,
+          0.99,
+          "rag",
+          0.6,
+          Math.exp((0.6 - 0.1) / 0.03),
+          List.of(
+              new Point("r5", 100_000, 0.45),
+              new Point("r6", 1_000_000, 0.52),
+              new Point("r7", 10_000_000, 0.58)),
+          "score-1");
 
   @Test
   void theScalingCurveHasALogTokenAxisOnWhichDecadesAreEvenlySpaced() {
@@ -54,9 +70,11 @@ class ReportChartsTest {
     for (int i = 0; i < 3; i++) {
       assertThat(data.getYValue(0, i)).isEqualTo(FIT.points().get(i).value());
     }
-    // The fitted line is a + b ln(x) at every drawn x, and is drawn out to the crossover (within two decades).
+    // The fitted line is a + b ln(x) at every drawn x, and is drawn out to the crossover (within
+    // two decades).
     for (int i = 0; i < data.getItemCount(1); i++) {
-      assertThat(data.getYValue(1, i)).isCloseTo(0.1 + 0.03 * Math.log(data.getXValue(1, i)), within(1e-12));
+      assertThat(data.getYValue(1, i))
+          .isCloseTo(0.1 + 0.03 * Math.log(data.getXValue(1, i)), within(1e-12));
     }
     double last = data.getXValue(1, data.getItemCount(1) - 1);
     assertThat(last).isCloseTo(FIT.crossoverTokens(), within(FIT.crossoverTokens() * 1e-9));
@@ -69,35 +87,149 @@ class ReportChartsTest {
 
   @Test
   void chartsRenderToPngsThatDecodeAtTheReportSize() throws IOException {
-    List<Score> scores = List.of(
-        new Score("a", "quality", "all", "closed_book", "m", "accuracy", 0.3, 64, 0.2, 0.4, null, "h", List.of(), "g", "s"),
-        new Score("b", "quality", "all", "rag", "m", "accuracy", 0.5, 64, 0.38, 0.62, null, "h", List.of(), "g", "s"),
-        new Score("c", "quality", "all", "trained", "m", "accuracy", 0.45, 64, 0.33, 0.57, 1000L, "h", List.of(), "g", "s"),
-        new Score("d", "quality", "all", "trained_rag", "m", "accuracy", 0.56, 64, 0.44, 0.69, 1000L, "h", List.of(), "g",
-            "s"));
-    List<Recall> recall = List.of(new Recall("r", "quality", "bm25", 1, 0.4, 4, 10),
-        new Recall("r", "quality", "bm25", 5, 0.8, 8, 10), new Recall("r", "quality", "dense", 1, 0.3, 3, 10));
-    for (JFreeChart chart : List.of(ReportCharts.scaling(FIT), ReportCharts.settings("quality", "all", "accuracy", scores),
-        ReportCharts.recall("quality", recall))) {
+    List<Score> scores =
+        List.of(
+            new Score(
+                "a",
+                "quality",
+                "all",
+                "closed_book",
+                "m",
+                "accuracy",
+                0.3,
+                64,
+                0.2,
+                0.4,
+                null,
+                "h",
+                List.of(),
+                "g",
+                "s"),
+            new Score(
+                "b",
+                "quality",
+                "all",
+                "rag",
+                "m",
+                "accuracy",
+                0.5,
+                64,
+                0.38,
+                0.62,
+                null,
+                "h",
+                List.of(),
+                "g",
+                "s"),
+            new Score(
+                "c",
+                "quality",
+                "all",
+                "trained",
+                "m",
+                "accuracy",
+                0.45,
+                64,
+                0.33,
+                0.57,
+                1000L,
+                "h",
+                List.of(),
+                "g",
+                "s"),
+            new Score(
+                "d",
+                "quality",
+                "all",
+                "trained_rag",
+                "m",
+                "accuracy",
+                0.56,
+                64,
+                0.44,
+                0.69,
+                1000L,
+                "h",
+                List.of(),
+                "g",
+                "s"));
+    List<Recall> recall =
+        List.of(
+            new Recall("r", "quality", "bm25", 1, 0.4, 4, 10),
+            new Recall("r", "quality", "bm25", 5, 0.8, 8, 10),
+            new Recall("r", "quality", "dense", 1, 0.3, 3, 10));
+    for (JFreeChart chart :
+        List.of(
+            ReportCharts.scaling(FIT),
+            ReportCharts.settings("quality", "all", "accuracy", scores),
+            ReportCharts.recall("quality", recall))) {
       byte[] png = ReportCharts.png(chart);
       assertThat(png).startsWith(0x89, 'P', 'N', 'G');
       BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
       assertThat(image.getWidth()).isEqualTo(ReportCharts.WIDTH);
       assertThat(image.getHeight()).isEqualTo(ReportCharts.HEIGHT);
       // Something was drawn: a chart is not one flat colour.
-      long distinct = java.util.stream.IntStream.range(0, image.getWidth() * image.getHeight())
-          .map(i -> image.getRGB(i % image.getWidth(), i / image.getWidth())).distinct().count();
+      long distinct =
+          java.util.stream.IntStream.range(0, image.getWidth() * image.getHeight())
+              .map(i -> image.getRGB(i % image.getWidth(), i / image.getWidth()))
+              .distinct()
+              .count();
       assertThat(distinct).as(chart.getTitle().getText()).isGreaterThan(10);
     }
   }
 
   @Test
   void theSettingsChartPutsEachRunAtItsSettingWithItsConfidenceInterval() {
-    List<Score> scores = List.of(
-        new Score("a", "quality", "all", "closed_book", "m", "accuracy", 0.3, 64, 0.2, 0.4, null, "h", List.of(), "g", "s"),
-        new Score("b", "quality", "all", "rag", "m", "accuracy", 0.5, 64, 0.38, 0.62, null, "h", List.of(), "g", "s"),
-        new Score("c", "quality", "all", "trained", "m", "accuracy", 0.45, 64, 0.33, 0.57, 1_000_000L, "h", List.of(), "g",
-            "s"));
+    List<Score> scores =
+        List.of(
+            new Score(
+                "a",
+                "quality",
+                "all",
+                "closed_book",
+                "m",
+                "accuracy",
+                0.3,
+                64,
+                0.2,
+                0.4,
+                null,
+                "h",
+                List.of(),
+                "g",
+                "s"),
+            new Score(
+                "b",
+                "quality",
+                "all",
+                "rag",
+                "m",
+                "accuracy",
+                0.5,
+                64,
+                0.38,
+                0.62,
+                null,
+                "h",
+                List.of(),
+                "g",
+                "s"),
+            new Score(
+                "c",
+                "quality",
+                "all",
+                "trained",
+                "m",
+                "accuracy",
+                0.45,
+                64,
+                0.33,
+                0.57,
+                1_000_000L,
+                "h",
+                List.of(),
+                "g",
+                "s"));
     XYPlot plot = ReportCharts.settings("quality", "all", "accuracy", scores).getXYPlot();
     YIntervalSeriesCollection data = (YIntervalSeriesCollection) plot.getDataset();
     assertThat(data.getSeriesCount()).isEqualTo(3);
@@ -106,6 +238,7 @@ class ReportChartsTest {
     assertThat(data.getYValue(1, 0)).isEqualTo(0.5);
     assertThat(data.getStartYValue(1, 0)).isEqualTo(0.38);
     assertThat(data.getEndYValue(1, 0)).isEqualTo(0.62);
-    assertThat(((SymbolAxis) plot.getDomainAxis()).getSymbols()).containsExactly("closed_book", "rag", "trained @1M");
+    assertThat(((SymbolAxis) plot.getDomainAxis()).getSymbols())
+        .containsExactly("closed_book", "rag", "trained @1M");
   }
 }

@@ -17,7 +17,9 @@ class ReportConfigTest {
     assertThat(report.title()).isEqualTo("Infuse evaluation report");
     assertThat(report.scoreRuns()).isEmpty();
     assertThat(report.retrieveRuns()).isEmpty();
-    assertThat(ConfigLoader.withDefaults().set("report.score_runs=null").load().report().scoreRuns()).isEmpty();
+    assertThat(
+            ConfigLoader.withDefaults().set("report.score_runs=null").load().report().scoreRuns())
+        .isEmpty();
   }
 
   @Test
@@ -32,12 +34,17 @@ class ReportConfigTest {
 
   @Test
   void theOutputDirectoryIsNamedAfterTheScoreRunOrRelativeToTheWarehouse() {
-    assertThat(ReportJob.outputDir("file:/w", null, List.of("score-1"), "report-9")).isEqualTo(new Path("file:/w/reports/score-1"));
-    assertThat(ReportJob.outputDir("file:/w", null, List.of(), "report-9")).isEqualTo(new Path("file:/w/reports/report-9"));
+    assertThat(ReportJob.outputDir("file:/w", null, List.of("score-1"), "report-9"))
+        .isEqualTo(new Path("file:/w/reports/score-1"));
+    assertThat(ReportJob.outputDir("file:/w", null, List.of(), "report-9"))
+        .isEqualTo(new Path("file:/w/reports/report-9"));
     assertThat(ReportJob.outputDir("file:/w", null, List.of("a", "b"), "report-9"))
         .isEqualTo(new Path("file:/w/reports/report-9"));
-    assertThat(ReportJob.outputDir("s3://b/w", "out/r", List.of("a"), "x")).isEqualTo(new Path("s3://b/w/out/r"));
-    assertThat(ReportJob.outputDir("s3://b/w", "/tmp/r", List.of("a"), "x")).isEqualTo(new Path("/tmp/r"));
-    assertThat(ReportJob.outputDir("file:/w", "s3://other/r", List.of("a"), "x")).isEqualTo(new Path("s3://other/r"));
+    assertThat(ReportJob.outputDir("s3://b/w", "out/r", List.of("a"), "x"))
+        .isEqualTo(new Path("s3://b/w/out/r"));
+    assertThat(ReportJob.outputDir("s3://b/w", "/tmp/r", List.of("a"), "x"))
+        .isEqualTo(new Path("/tmp/r"));
+    assertThat(ReportJob.outputDir("file:/w", "s3://other/r", List.of("a"), "x"))
+        .isEqualTo(new Path("s3://other/r"));
   }
 }

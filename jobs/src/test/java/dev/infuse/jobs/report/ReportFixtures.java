@@ -16,30 +16,37 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * A small evaluation warehouse with the agreed schemas of scores, score_comparisons, scaling_fits,
- * retrieval_recall and runs, written as plain Delta tables (the jobs that own those tables write them through
- * their contracts; the report only reads). It has an older score run and an older retrieve run that a default
- * report must leave out, and text that must be escaped.
+ * retrieval_recall and runs, written as plain Delta tables (the jobs that own those tables write
+ * them through their contracts; the report only reads). It has an older score run and an older
+ * retrieve run that a default report must leave out, and text that must be escaped.
  */
 public final class ReportFixtures {
   public static final String OLD_SCORE_RUN = "score-20260101-000000-0000aa";
   public static final String SCORE_RUN = "score-20260102-000000-0000bb";
   public static final String OLD_RETRIEVE_RUN = "retrieve-20260101-000000-0000cc";
   public static final String RETRIEVE_RUN = "retrieve-20260102-000000-0000dd";
+
   /** A model name a report must escape, never execute. */
   public static final String NASTY_MODEL = "tiny<script>alert(\"x\")</script>&'co'";
 
-  /** (setting, predictions run, value, ci_low, ci_high, synthetic tokens) on quality / all / accuracy, n = 64. */
-  public static final List<Object[]> SCORES = List.of(
-      new Object[] {"closed_book", "answer-cb", 0.3125, 0.2031, 0.4219, null},
-      new Object[] {"rag", "answer-rag", 0.5, 0.375, 0.625, null},
-      new Object[] {"trained", "answer-t5", 0.35, 0.2344, 0.4688, 100_000L},
-      new Object[] {"trained", "answer-t6", 0.4375, 0.3125, 0.5625, 1_000_000L},
-      new Object[] {"trained", "answer-t7", 0.52, 0.4, 0.64, 10_000_000L},
-      new Object[] {"trained_rag", "answer-trag", 0.5625, 0.4375, 0.6875, 1_000_000L});
+  /**
+   * (setting, predictions run, value, ci_low, ci_high, synthetic tokens) on quality / all /
+   * accuracy, n = 64.
+   */
+  public static final List<Object[]> SCORES =
+      List.of(
+          new Object[] {"closed_book", "answer-cb", 0.3125, 0.2031, 0.4219, null},
+          new Object[] {"rag", "answer-rag", 0.5, 0.375, 0.625, null},
+          new Object[] {"trained", "answer-t5", 0.35, 0.2344, 0.4688, 100_000L},
+          new Object[] {"trained", "answer-t6", 0.4375, 0.3125, 0.5625, 1_000_000L},
+          new Object[] {"trained", "answer-t7", 0.52, 0.4, 0.64, 10_000_000L},
+          new Object[] {"trained_rag", "answer-trag", 0.5625, 0.4375, 0.6875, 1_000_000L});
+
   public static final double DIFFICULT_RAG = 0.4211;
 
   /** The least-squares fit of the three trained runs, rounded: accuracy = a + b ln(tokens). */
   public static final double INTERCEPT = -0.0742;
+
   public static final double SLOPE = 0.0369;
   public static final double SLOPE_SE = 0.0006;
   public static final double R2 = 0.9997;
@@ -47,9 +54,14 @@ public final class ReportFixtures {
   public static final double CROSSOVER = Math.exp((BASELINE - INTERCEPT) / SLOPE);
 
   /** (retriever, k, recall, hits) of the latest retrieve run, n = 10. */
-  public static final List<Object[]> RECALL = List.of(
-      new Object[] {"bm25", 1, 0.4, 4L}, new Object[] {"bm25", 5, 0.8, 8L}, new Object[] {"bm25", 10, 0.9, 9L},
-      new Object[] {"dense", 1, 0.3, 3L}, new Object[] {"dense", 5, 0.7, 7L}, new Object[] {"dense", 10, 1.0, 10L});
+  public static final List<Object[]> RECALL =
+      List.of(
+          new Object[] {"bm25", 1, 0.4, 4L},
+          new Object[] {"bm25", 5, 0.8, 8L},
+          new Object[] {"bm25", 10, 0.9, 9L},
+          new Object[] {"dense", 1, 0.3, 3L},
+          new Object[] {"dense", 5, 0.7, 7L},
+          new Object[] {"dense", 10, 1.0, 10L});
 
   private ReportFixtures() {}
 
@@ -63,53 +75,197 @@ public final class ReportFixtures {
   }
 
   public static void writeScores(SparkSession spark, Path warehouse) {
-    StructType schema = schema("run_id string", "benchmark string", "subset string", "setting string", "model string",
-        "metric string", "value double", "n bigint", "ci_low double", "ci_high double", "synthetic_tokens bigint",
-        "config_hash string", "prompt_versions array<string>", "git_sha string", "score_run_id string");
+    StructType schema =
+        schema(
+            "run_id string",
+            "benchmark string",
+            "subset string",
+            "setting string",
+            "model string",
+            "metric string",
+            "value double",
+            "n bigint",
+            "ci_low double",
+            "ci_high double",
+            "synthetic_tokens bigint",
+            "config_hash string",
+            "prompt_versions array<string>",
+            "git_sha string",
+            "score_run_id string");
     List<Row> rows = new ArrayList<>();
     for (Object[] s : SCORES) {
       String model = s[0].equals("rag") ? NASTY_MODEL : "tiny";
-      rows.add(RowFactory.create(s[1], "quality", "all", s[0], model, "accuracy", s[2], 64L, s[3], s[4], s[5],
-          "hash-" + s[1], List.of("quality-mcq@1"), "abc1234", SCORE_RUN));
+      rows.add(
+          RowFactory.create(
+              s[1],
+              "quality",
+              "all",
+              s[0],
+              model,
+              "accuracy",
+              s[2],
+              64L,
+              s[3],
+              s[4],
+              s[5],
+              "hash-" + s[1],
+              List.of("quality-mcq@1"),
+              "abc1234",
+              SCORE_RUN));
     }
-    rows.add(RowFactory.create("answer-rag", "quality", "difficult", "rag", NASTY_MODEL, "accuracy", DIFFICULT_RAG, 19L,
-        0.2105, 0.6316, null, "hash-answer-rag", List.of("quality-mcq@1"), "abc1234", SCORE_RUN));
+    rows.add(
+        RowFactory.create(
+            "answer-rag",
+            "quality",
+            "difficult",
+            "rag",
+            NASTY_MODEL,
+            "accuracy",
+            DIFFICULT_RAG,
+            19L,
+            0.2105,
+            0.6316,
+            null,
+            "hash-answer-rag",
+            List.of("quality-mcq@1"),
+            "abc1234",
+            SCORE_RUN));
     // An older scoring of an older predictions run: a default report leaves it out.
-    rows.add(RowFactory.create("answer-old", "quality", "all", "rag", "tiny", "accuracy", 0.1111, 64L, 0.05, 0.2, null,
-        "hash-old", List.of("quality-mcq@0"), "0ld0000", OLD_SCORE_RUN));
+    rows.add(
+        RowFactory.create(
+            "answer-old",
+            "quality",
+            "all",
+            "rag",
+            "tiny",
+            "accuracy",
+            0.1111,
+            64L,
+            0.05,
+            0.2,
+            null,
+            "hash-old",
+            List.of("quality-mcq@0"),
+            "0ld0000",
+            OLD_SCORE_RUN));
     save(spark, warehouse, "scores", schema, rows);
   }
 
   public static void writeComparisons(SparkSession spark, Path warehouse) {
-    StructType schema = schema("run_id_a string", "run_id_b string", "benchmark string", "subset string",
-        "setting_a string", "setting_b string", "metric string", "n bigint", "value_a double", "value_b double",
-        "diff double", "ci_low double", "ci_high double", "p_value double", "score_run_id string");
-    save(spark, warehouse, "score_comparisons", schema, List.of(
-        RowFactory.create("answer-rag", "answer-trag", "quality", "all", "rag", "trained_rag", "accuracy", 64L, 0.5,
-            0.5625, 0.0625, -0.0313, 0.1563, 0.218, SCORE_RUN),
-        RowFactory.create("answer-cb", "answer-t6", "quality", "all", "closed_book", "trained", "accuracy", 64L, 0.3125,
-            0.4375, 0.125, 0.0469, 0.2031, 0.00004, SCORE_RUN)));
+    StructType schema =
+        schema(
+            "run_id_a string",
+            "run_id_b string",
+            "benchmark string",
+            "subset string",
+            "setting_a string",
+            "setting_b string",
+            "metric string",
+            "n bigint",
+            "value_a double",
+            "value_b double",
+            "diff double",
+            "ci_low double",
+            "ci_high double",
+            "p_value double",
+            "score_run_id string");
+    save(
+        spark,
+        warehouse,
+        "score_comparisons",
+        schema,
+        List.of(
+            RowFactory.create(
+                "answer-rag",
+                "answer-trag",
+                "quality",
+                "all",
+                "rag",
+                "trained_rag",
+                "accuracy",
+                64L,
+                0.5,
+                0.5625,
+                0.0625,
+                -0.0313,
+                0.1563,
+                0.218,
+                SCORE_RUN),
+            RowFactory.create(
+                "answer-cb",
+                "answer-t6",
+                "quality",
+                "all",
+                "closed_book",
+                "trained",
+                "accuracy",
+                64L,
+                0.3125,
+                0.4375,
+                0.125,
+                0.0469,
+                0.2031,
+                0.00004,
+                SCORE_RUN)));
   }
 
   public static void writeFits(SparkSession spark, Path warehouse) {
     StructType point = schema("run_id string", "tokens bigint", "value double");
-    StructType schema = schema("fit_id string", "benchmark string", "setting string", "metric string", "n_points int",
-        "intercept double", "slope double", "slope_se double", "r2 double", "baseline_setting string",
-        "baseline_value double", "crossover_tokens double").add("points", DataTypes.createArrayType(point))
-        .add("score_run_id", DataTypes.StringType);
+    StructType schema =
+        schema(
+                "fit_id string",
+                "benchmark string",
+                "setting string",
+                "metric string",
+                "n_points int",
+                "intercept double",
+                "slope double",
+                "slope_se double",
+                "r2 double",
+                "baseline_setting string",
+                "baseline_value double",
+                "crossover_tokens double")
+            .add("points", DataTypes.createArrayType(point))
+            .add("score_run_id", DataTypes.StringType);
     List<Row> points = new ArrayList<>();
     for (Object[] s : SCORES) {
       if (s[0].equals("trained")) {
         points.add(RowFactory.create(s[1], s[5], s[2]));
       }
     }
-    save(spark, warehouse, "scaling_fits", schema, List.of(RowFactory.create("quality/trained/accuracy", "quality",
-        "trained", "accuracy", 3, INTERCEPT, SLOPE, SLOPE_SE, R2, "rag", BASELINE, CROSSOVER, points, SCORE_RUN)));
+    save(
+        spark,
+        warehouse,
+        "scaling_fits",
+        schema,
+        List.of(
+            RowFactory.create(
+                "quality/trained/accuracy",
+                "quality",
+                "trained",
+                "accuracy",
+                3,
+                INTERCEPT,
+                SLOPE,
+                SLOPE_SE,
+                R2,
+                "rag",
+                BASELINE,
+                CROSSOVER,
+                points,
+                SCORE_RUN)));
   }
 
   public static void writeRecall(SparkSession spark, Path warehouse) {
-    StructType schema = schema("run_id string", "benchmark string", "retriever string", "k int", "recall double",
-        "hits bigint", "n bigint");
+    StructType schema =
+        schema(
+            "run_id string",
+            "benchmark string",
+            "retriever string",
+            "k int",
+            "recall double",
+            "hits bigint",
+            "n bigint");
     List<Row> rows = new ArrayList<>();
     for (Object[] r : RECALL) {
       rows.add(RowFactory.create(RETRIEVE_RUN, "quality", r[0], r[1], r[2], r[3], 10L));
@@ -120,8 +276,18 @@ public final class ReportFixtures {
 
   public static void writeRuns(SparkSession spark, Path warehouse) {
     List<Row> rows = new ArrayList<>();
-    rows.add(run("answer-cb", "answer", "2026-01-01T10:00:00Z", "{\"answer\":{\"setting\":\"closed_book\"}}"));
-    rows.add(run("answer-rag", "answer", "2026-01-01T10:01:00Z", "{\"note\":\"</pre><script>alert(1)</script>\"}"));
+    rows.add(
+        run(
+            "answer-cb",
+            "answer",
+            "2026-01-01T10:00:00Z",
+            "{\"answer\":{\"setting\":\"closed_book\"}}"));
+    rows.add(
+        run(
+            "answer-rag",
+            "answer",
+            "2026-01-01T10:01:00Z",
+            "{\"note\":\"</pre><script>alert(1)</script>\"}"));
     rows.add(run(OLD_SCORE_RUN, "score", "2026-01-01T00:00:00Z", "{}"));
     rows.add(run(SCORE_RUN, "score", "2026-01-02T00:00:00Z", "{\"score\":{\"bootstrap\":1000}}"));
     rows.add(run(OLD_RETRIEVE_RUN, "retrieve", "2026-01-01T00:00:00Z", "{}"));
@@ -131,12 +297,31 @@ public final class ReportFixtures {
 
   private static Row run(String id, String job, String started, String config) {
     Timestamp at = Timestamp.from(Instant.parse(started));
-    return RowFactory.create(id, job, "succeeded", "hash-" + id, config, "abc1234", "0.1.0-SNAPSHOT", "3.5.9", at, at,
-        1L, 1L, 0L, dev.infuse.jobs.spark.SparkRows.map(Map.<String, Long>of()), null);
+    return RowFactory.create(
+        id,
+        job,
+        "succeeded",
+        "hash-" + id,
+        config,
+        "abc1234",
+        "0.1.0-SNAPSHOT",
+        "3.5.9",
+        at,
+        at,
+        1L,
+        1L,
+        0L,
+        dev.infuse.jobs.spark.SparkRows.map(Map.<String, Long>of()),
+        null);
   }
 
-  private static void save(SparkSession spark, Path warehouse, String table, StructType schema, List<Row> rows) {
-    spark.createDataFrame(rows, schema).write().format("delta").mode("append")
+  private static void save(
+      SparkSession spark, Path warehouse, String table, StructType schema, List<Row> rows) {
+    spark
+        .createDataFrame(rows, schema)
+        .write()
+        .format("delta")
+        .mode("append")
         .save(warehouse.resolve(table).toAbsolutePath().toString());
   }
 

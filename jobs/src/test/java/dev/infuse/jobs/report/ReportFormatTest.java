@@ -9,7 +9,9 @@ class ReportFormatTest {
   void escapesEveryCharacterThatCouldOpenMarkupOrEndAnAttribute() {
     assertThat(ReportFormat.html("<script>alert(\"x\")</script>&'co'"))
         .isEqualTo("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;co&#39;");
-    assertThat(ReportFormat.html("&amp;")).as("escaping twice is visible, never undone").isEqualTo("&amp;amp;");
+    assertThat(ReportFormat.html("&amp;"))
+        .as("escaping twice is visible, never undone")
+        .isEqualTo("&amp;amp;");
     assertThat(ReportFormat.html(null)).isEmpty();
     assertThat(ReportFormat.html("plain é ü 中")).isEqualTo("plain é ü 中");
   }

@@ -36,8 +36,10 @@ class ReportJobTest {
     CliResult result = SparkTestSession.cli("report", "--warehouse", warehouse.toString());
     assertThat(result.code()).as(result.toString()).isZero();
     Path dir = warehouse.resolve("reports").resolve(ReportFixtures.SCORE_RUN);
-    assertThat(result.out()).contains("report: " + dir.resolve("report.html"))
-        .contains("report: 7 score(s), 2 comparison(s), 1 scaling fit(s), 6 recall row(s)").doesNotContain("note:");
+    assertThat(result.out())
+        .contains("report: " + dir.resolve("report.html"))
+        .contains("report: 7 score(s), 2 comparison(s), 1 scaling fit(s), 6 recall row(s)")
+        .doesNotContain("note:");
     JsonNode json = JSON.readTree(dir.resolve("report.json").toFile());
     String html = Files.readString(dir.resolve("report.html"));
 
@@ -55,8 +57,15 @@ class ReportJobTest {
     }
     assertThat(all).isEqualTo(ReportFixtures.valueByRun());
     for (Object[] s : ReportFixtures.SCORES) {
-      assertThat(html).contains("<td class=\"num\">" + ReportFormat.number((Double) s[2]) + "</td><td class=\"num\">["
-          + ReportFormat.number((Double) s[3]) + ", " + ReportFormat.number((Double) s[4]) + "]</td>");
+      assertThat(html)
+          .contains(
+              "<td class=\"num\">"
+                  + ReportFormat.number((Double) s[2])
+                  + "</td><td class=\"num\">["
+                  + ReportFormat.number((Double) s[3])
+                  + ", "
+                  + ReportFormat.number((Double) s[4])
+                  + "]</td>");
     }
 
     JsonNode comparison = json.get("score_comparisons").get(0);
@@ -64,8 +73,11 @@ class ReportJobTest {
     assertThat(comparison.get("diff").asDouble()).isEqualTo(0.125);
     assertThat(comparison.get("p_value").asDouble()).isEqualTo(0.00004);
     assertThat(json.get("score_comparisons").get(1).get("ci_low").asDouble()).isEqualTo(-0.0313);
-    assertThat(html).contains("<td class=\"num\">0.0625</td><td class=\"num\">[-0.0313, 0.1563]</td>"
-        + "<td class=\"num\">0.2180</td>").contains("<td class=\"num\">&lt; 0.0001</td>");
+    assertThat(html)
+        .contains(
+            "<td class=\"num\">0.0625</td><td class=\"num\">[-0.0313, 0.1563]</td>"
+                + "<td class=\"num\">0.2180</td>")
+        .contains("<td class=\"num\">&lt; 0.0001</td>");
 
     JsonNode fit = json.get("scaling_fits").get(0);
     assertThat(fit.get("slope").asDouble()).isEqualTo(ReportFixtures.SLOPE);
@@ -76,15 +88,21 @@ class ReportJobTest {
     assertThat(fit.get("points").get(2).get("tokens").asLong()).isEqualTo(10_000_000L);
     assertThat(fit.get("points").get(2).get("fitted").asDouble())
         .isCloseTo(ReportFixtures.INTERCEPT + ReportFixtures.SLOPE * Math.log(1e7), within(1e-12));
-    assertThat(html).contains("<td class=\"num\">0.0369</td><td class=\"num\">0.0006</td><td class=\"num\">0.9997</td>"
-        + "<td>rag 0.5000</td><td class=\"num\">" + ReportFormat.compact(ReportFixtures.CROSSOVER) + "</td>");
+    assertThat(html)
+        .contains(
+            "<td class=\"num\">0.0369</td><td class=\"num\">0.0006</td><td class=\"num\">0.9997</td>"
+                + "<td>rag 0.5000</td><td class=\"num\">"
+                + ReportFormat.compact(ReportFixtures.CROSSOVER)
+                + "</td>");
 
     // The latest retrieve run only: the older bm25 k=5 row (recall 0.1) is left out.
     List<double[]> recall = new ArrayList<>();
-    json.get("retrieval_recall").forEach(r -> {
-      assertThat(r.get("run_id").asText()).isEqualTo(ReportFixtures.RETRIEVE_RUN);
-      recall.add(new double[] {r.get("k").asInt(), r.get("recall").asDouble()});
-    });
+    json.get("retrieval_recall")
+        .forEach(
+            r -> {
+              assertThat(r.get("run_id").asText()).isEqualTo(ReportFixtures.RETRIEVE_RUN);
+              recall.add(new double[] {r.get("k").asInt(), r.get("recall").asDouble()});
+            });
     assertThat(recall).hasSize(ReportFixtures.RECALL.size());
     for (int i = 0; i < recall.size(); i++) {
       assertThat(recall.get(i)[1]).isEqualTo((Double) ReportFixtures.RECALL.get(i)[2]);
@@ -93,31 +111,41 @@ class ReportJobTest {
     // The runs behind the numbers, with their configs; the older score run is not among them.
     List<String> runs = new ArrayList<>();
     json.get("runs").forEach(r -> runs.add(r.get("run_id").asText()));
-    assertThat(runs).contains(ReportFixtures.SCORE_RUN, ReportFixtures.RETRIEVE_RUN, "answer-cb", "answer-rag")
-        .doesNotContain(ReportFixtures.OLD_SCORE_RUN, ReportFixtures.OLD_RETRIEVE_RUN, "answer-old");
-    assertThat(json.get("runs_not_found")).extracting(JsonNode::asText)
+    assertThat(runs)
+        .contains(ReportFixtures.SCORE_RUN, ReportFixtures.RETRIEVE_RUN, "answer-cb", "answer-rag")
+        .doesNotContain(
+            ReportFixtures.OLD_SCORE_RUN, ReportFixtures.OLD_RETRIEVE_RUN, "answer-old");
+    assertThat(json.get("runs_not_found"))
+        .extracting(JsonNode::asText)
         .containsExactlyInAnyOrder("answer-t5", "answer-t6", "answer-t7", "answer-trag");
     assertThat(html).contains("<td>abc1234</td><td>0.1.0-SNAPSHOT</td><td>3.5.9</td>");
 
     // Escaped everywhere: the nasty model name and a config holding </pre><script>.
-    assertThat(html).doesNotContain("<script>alert").contains("tiny&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"
-        + "&amp;&#39;co&#39;").contains("&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;");
+    assertThat(html)
+        .doesNotContain("<script>alert")
+        .contains("tiny&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" + "&amp;&#39;co&#39;")
+        .contains("&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;");
     assertThat(html.split("<script>", -1)).as("only the report's own script").hasSize(2);
 
     // Self-contained: no URL but data: ones, every chart an inline PNG that decodes.
-    assertThat(html).doesNotContainPattern("(?i)(src|href)\\s*=\\s*\"(?!data:)").doesNotContain("http://", "https://");
-    Matcher images = Pattern.compile("<img class=\"chart\"[^>]* src=\"data:image/png;base64,([A-Za-z0-9+/=]+)\"")
-        .matcher(html);
+    assertThat(html)
+        .doesNotContainPattern("(?i)(src|href)\\s*=\\s*\"(?!data:)")
+        .doesNotContain("http://", "https://");
+    Matcher images =
+        Pattern.compile("<img class=\"chart\"[^>]* src=\"data:image/png;base64,([A-Za-z0-9+/=]+)\"")
+            .matcher(html);
     int count = 0;
     while (images.find()) {
-      BufferedImage image = ImageIO.read(new ByteArrayInputStream(Base64.getDecoder().decode(images.group(1))));
+      BufferedImage image =
+          ImageIO.read(new ByteArrayInputStream(Base64.getDecoder().decode(images.group(1))));
       assertThat(image.getWidth()).isEqualTo(ReportCharts.WIDTH);
       count++;
     }
     // One scaling chart, one settings chart (subset 'all'), one recall chart.
     assertThat(count).isEqualTo(3).isEqualTo(json.get("charts").size());
 
-    Row run = new Warehouse(spark, warehouse.toString()).read("runs").filter("job = 'report'").head();
+    Row run =
+        new Warehouse(spark, warehouse.toString()).read("runs").filter("job = 'report'").head();
     assertThat(run.<String>getAs("status")).isEqualTo("succeeded");
     assertThat(run.<String, Long>getJavaMap(run.fieldIndex("counts"))).containsEntry("charts", 3L);
   }
@@ -126,38 +154,70 @@ class ReportJobTest {
   void aWarehouseWithoutEvaluationTablesGivesAReportThatSaysSo() throws Exception {
     Path warehouse = SparkTestSession.tempDir("report-empty");
     Path out = SparkTestSession.tempDir("report-out").resolve("nested");
-    CliResult result = SparkTestSession.cli("report", "--warehouse", warehouse.toString(), "--output", out.toString(),
-        "--title", "Empty <report>");
+    CliResult result =
+        SparkTestSession.cli(
+            "report",
+            "--warehouse",
+            warehouse.toString(),
+            "--output",
+            out.toString(),
+            "--title",
+            "Empty <report>");
     assertThat(result.code()).as(result.toString()).isZero();
-    assertThat(result.out()).contains("note: table scores does not exist in the warehouse",
-        "note: table retrieval_recall does not exist in the warehouse", "report: " + out.resolve("report.html"));
+    assertThat(result.out())
+        .contains(
+            "note: table scores does not exist in the warehouse",
+            "note: table retrieval_recall does not exist in the warehouse",
+            "report: " + out.resolve("report.html"));
     String html = Files.readString(out.resolve("report.html"));
-    assertThat(html).contains("<title>Empty &lt;report&gt;</title>", "No scores to show.", "No scaling fits to show.",
-        "No paired comparisons to show.", "No recall@k to show.", "table score_comparisons does not exist")
+    assertThat(html)
+        .contains(
+            "<title>Empty &lt;report&gt;</title>",
+            "No scores to show.",
+            "No scaling fits to show.",
+            "No paired comparisons to show.",
+            "No recall@k to show.",
+            "table score_comparisons does not exist")
         .doesNotContain("<img");
     JsonNode json = JSON.readTree(out.resolve("report.json").toFile());
     assertThat(json.get("scores")).isEmpty();
-    assertThat(json.get("notes").get("scaling_fits").asText()).isEqualTo("table scaling_fits does not exist in the warehouse");
+    assertThat(json.get("notes").get("scaling_fits").asText())
+        .isEqualTo("table scaling_fits does not exist in the warehouse");
     assertThat(json.get("title").asText()).isEqualTo("Empty <report>");
   }
 
   @Test
-  void chosenScoreRunsAndAllRetrieveRunsAreReportedAndAMissingColumnIsANoteNotACrash() throws Exception {
+  void chosenScoreRunsAndAllRetrieveRunsAreReportedAndAMissingColumnIsANoteNotACrash()
+      throws Exception {
     Path warehouse = SparkTestSession.tempDir("report-select");
     ReportFixtures.writeScores(spark, warehouse);
     ReportFixtures.writeRecall(spark, warehouse);
     // A scaling_fits table of another shape: left out with a note.
-    spark.sql("SELECT 'f' AS fit_id, 0.5 AS slope").write().format("delta")
+    spark
+        .sql("SELECT 'f' AS fit_id, 0.5 AS slope")
+        .write()
+        .format("delta")
         .save(warehouse.resolve("scaling_fits").toString());
     Path out = warehouse.resolve("old");
-    CliResult result = SparkTestSession.cli("report", "--warehouse", warehouse.toString(), "--score-run",
-        ReportFixtures.OLD_SCORE_RUN, "--retrieve-run", "all", "--set", "report.output=old");
+    CliResult result =
+        SparkTestSession.cli(
+            "report",
+            "--warehouse",
+            warehouse.toString(),
+            "--score-run",
+            ReportFixtures.OLD_SCORE_RUN,
+            "--retrieve-run",
+            "all",
+            "--set",
+            "report.output=old");
     assertThat(result.code()).as(result.toString()).isZero();
     JsonNode json = JSON.readTree(out.resolve("report.json").toFile());
     assertThat(json.get("scores")).hasSize(1);
     assertThat(json.get("scores").get(0).get("value").asDouble()).isEqualTo(0.1111);
     assertThat(json.get("retrieval_recall")).hasSize(ReportFixtures.RECALL.size() + 1);
-    assertThat(json.get("notes").get("scaling_fits").asText()).startsWith("table scaling_fits lacks the columns [benchmark,");
-    assertThat(json.get("notes").get("runs").asText()).isEqualTo("table runs does not exist in the warehouse");
+    assertThat(json.get("notes").get("scaling_fits").asText())
+        .startsWith("table scaling_fits lacks the columns [benchmark,");
+    assertThat(json.get("notes").get("runs").asText())
+        .isEqualTo("table runs does not exist in the warehouse");
   }
 }

@@ -25,13 +25,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Retrieval on Spark (two corpora split into several shards, inputs in several partitions) against a
- * single JVM holding one index per corpus: the same chunks, ranks and scores for every retriever and
- * scope.
+ * Retrieval on Spark (two corpora split into several shards, inputs in several partitions) against
+ * a single JVM holding one index per corpus: the same chunks, ranks and scores for every retriever
+ * and scope.
  */
 class RetrieveAtScaleTest {
-  private static final String[] WORDS = ("revenue margin tax river cattle council dam flood harvest audit"
-      + " dividend lease patient dose fever scan ward nurse ledger bond").split(" ");
+  private static final String[] WORDS =
+      ("revenue margin tax river cattle council dam flood harvest audit"
+              + " dividend lease patient dose fever scan ward nurse ledger bond")
+          .split(" ");
   private static final int DIMENSION = 8;
 
   private static SparkSession spark;
@@ -52,7 +54,9 @@ class RetrieveAtScaleTest {
         int chunks = 1 + random.nextInt(8);
         for (int c = 0; c < chunks; c++) {
           String chunkId = corpus + "-" + d + "-" + c;
-          CHUNKS.add(RowFactory.create(corpus, chunkId, corpus + ":doc" + d, text(random, 6 + random.nextInt(50))));
+          CHUNKS.add(
+              RowFactory.create(
+                  corpus, chunkId, corpus + ":doc" + d, text(random, 6 + random.nextInt(50))));
           VECTORS.put(chunkId, unit(random));
         }
       }
@@ -60,12 +64,21 @@ class RetrieveAtScaleTest {
     for (int q = 0; q < 40; q++) {
       String corpus = q % 3 == 0 ? "clinic" : "finance";
       // Every other question is about one document; the rest search their whole corpus.
-      String scope = q % 2 == 0 ? corpus + ":doc" + random.nextInt(corpus.equals("finance") ? 23 : 9) : null;
+      String scope =
+          q % 2 == 0 ? corpus + ":doc" + random.nextInt(corpus.equals("finance") ? 23 : 9) : null;
       String question = text(random, 2 + random.nextInt(5)) + (q % 7 == 0 ? " of the and" : "");
-      QUERIES.add(RowFactory.create("q" + q, corpus.equals("finance") ? "financebench" : "longhealth", corpus, scope,
-          Bm25Index.tokens(question).toArray(String[]::new), boxed(unit(random)), null));
+      QUERIES.add(
+          RowFactory.create(
+              "q" + q,
+              corpus.equals("finance") ? "financebench" : "longhealth",
+              corpus,
+              scope,
+              Bm25Index.tokens(question).toArray(String[]::new),
+              boxed(unit(random)),
+              null));
     }
-    // 25 chunks per shard: the finance corpus gets several shards, and the inputs come in several partitions.
+    // 25 chunks per shard: the finance corpus gets several shards, and the inputs come in several
+    // partitions.
     built = IndexJob.build(spark, chunks(), 25, 0, "test");
   }
 
@@ -80,11 +93,20 @@ class RetrieveAtScaleTest {
     assertThat(built.manifest().corpora().get("clinic").shards()).isGreaterThan(1);
     for (Retriever retriever : Retriever.values()) {
       SearchSettings settings = new SearchSettings(retriever, 5, 12, 60);
-      Dataset<Row> merged = RetrieveJob.search(spark, queries(), built.files(), built.terms(), vectors(),
-          built.manifest(), settings);
+      Dataset<Row> merged =
+          RetrieveJob.search(
+              spark,
+              queries(),
+              built.files(),
+              built.terms(),
+              vectors(),
+              built.manifest(),
+              settings);
       Map<String, List<ScoredChunk>> spark = new HashMap<>();
-      for (Row row : merged.filter("kind = 'chunk'").orderBy("question_id", "rank").collectAsList()) {
-        spark.computeIfAbsent(row.getString(1), q -> new ArrayList<>())
+      for (Row row :
+          merged.filter("kind = 'chunk'").orderBy("question_id", "rank").collectAsList()) {
+        spark
+            .computeIfAbsent(row.getString(1), q -> new ArrayList<>())
             .add(new ScoredChunk(row.getString(4), row.getString(5), row.getDouble(6)));
       }
       assertThat(merged.filter("kind = 'question'").count()).isEqualTo(QUERIES.size());
@@ -92,9 +114,12 @@ class RetrieveAtScaleTest {
       for (Row query : QUERIES) {
         List<ScoredChunk> expected = singleJvm(query, settings);
         List<ScoredChunk> actual = spark.getOrDefault(query.getString(0), List.of());
-        assertThat(actual).as(retriever + " " + query.getString(0)).containsExactlyElementsOf(expected);
+        assertThat(actual)
+            .as(retriever + " " + query.getString(0))
+            .containsExactlyElementsOf(expected);
         if (!query.isNullAt(3)) {
-          assertThat(actual).allSatisfy(hit -> assertThat(hit.docId()).isEqualTo(query.getString(3)));
+          assertThat(actual)
+              .allSatisfy(hit -> assertThat(hit.docId()).isEqualTo(query.getString(3)));
         } else {
           String corpusPrefix = query.getString(2) + ":";
           assertThat(actual).allSatisfy(hit -> assertThat(hit.docId()).startsWith(corpusPrefix));
@@ -105,7 +130,10 @@ class RetrieveAtScaleTest {
     }
   }
 
-  /** The reference: one Lucene index and one vector set per corpus, in this JVM, with their own statistics. */
+  /**
+   * The reference: one Lucene index and one vector set per corpus, in this JVM, with their own
+   * statistics.
+   */
   private static List<ScoredChunk> singleJvm(Row query, SearchSettings settings) {
     String corpus = query.getString(2);
     String scope = query.isNullAt(3) ? null : query.getString(3);
@@ -124,7 +152,9 @@ class RetrieveAtScaleTest {
     List<ScoredChunk> bm25 = List.of();
     if (settings.retriever().usesBm25()) {
       try (Bm25Index index = Bm25Index.build(texts)) {
-        bm25 = index.search(java.util.Arrays.asList((String[]) query.get(4)), scope, settings.depth(), null);
+        bm25 =
+            index.search(
+                java.util.Arrays.asList((String[]) query.get(4)), scope, settings.depth(), null);
       }
     }
     List<ScoredChunk> dense = List.of();
@@ -140,19 +170,31 @@ class RetrieveAtScaleTest {
   }
 
   private static Dataset<Row> chunks() {
-    StructType schema = new StructType().add("corpus", DataTypes.StringType).add("chunk_id", DataTypes.StringType)
-        .add("doc_id", DataTypes.StringType).add("text", DataTypes.StringType);
+    StructType schema =
+        new StructType()
+            .add("corpus", DataTypes.StringType)
+            .add("chunk_id", DataTypes.StringType)
+            .add("doc_id", DataTypes.StringType)
+            .add("text", DataTypes.StringType);
     return spark.createDataFrame(jsc.parallelize(CHUNKS, 4), schema);
   }
 
   private static Dataset<Row> vectors() {
     List<Row> rows = new ArrayList<>();
     for (Row chunk : CHUNKS) {
-      rows.add(RowFactory.create(chunk.getString(0), chunk.getString(1), chunk.getString(2),
-          boxed(VECTORS.get(chunk.getString(1)))));
+      rows.add(
+          RowFactory.create(
+              chunk.getString(0),
+              chunk.getString(1),
+              chunk.getString(2),
+              boxed(VECTORS.get(chunk.getString(1)))));
     }
-    StructType schema = new StructType().add("corpus", DataTypes.StringType).add("chunk_id", DataTypes.StringType)
-        .add("doc_id", DataTypes.StringType).add("vector", DataTypes.createArrayType(DataTypes.FloatType, false));
+    StructType schema =
+        new StructType()
+            .add("corpus", DataTypes.StringType)
+            .add("chunk_id", DataTypes.StringType)
+            .add("doc_id", DataTypes.StringType)
+            .add("vector", DataTypes.createArrayType(DataTypes.FloatType, false));
     return spark.createDataFrame(jsc.parallelize(rows, 3), schema);
   }
 

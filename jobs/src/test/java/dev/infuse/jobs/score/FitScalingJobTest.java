@@ -24,7 +24,10 @@ class FitScalingJobTest {
       long tokens = Math.round(1000 * Math.pow(3, i));
       x[i] = Math.log(tokens);
       // Gaussian noise, sd 0.01, by Box-Muller from the seeded stream.
-      double noise = 0.01 * Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
+      double noise =
+          0.01
+              * Math.sqrt(-2 * Math.log(1 - random.nextDouble()))
+              * Math.cos(2 * Math.PI * random.nextDouble());
       y[i] = trueIntercept + trueSlope * x[i] + noise;
       points.add(RowFactory.create("r" + i, tokens, y[i]));
     }
@@ -56,8 +59,10 @@ class FitScalingJobTest {
 
   @Test
   void twoPointsFitExactlyWithNoStandardError() {
-    FitScalingJob.Fit fit = FitScalingJob.fit(SparkTestSession.get(), List.of(
-        RowFactory.create("a", 100L, 0.3), RowFactory.create("b", 10_000L, 0.5)));
+    FitScalingJob.Fit fit =
+        FitScalingJob.fit(
+            SparkTestSession.get(),
+            List.of(RowFactory.create("a", 100L, 0.3), RowFactory.create("b", 10_000L, 0.5)));
     assertThat(fit.slope()).isCloseTo(0.2 / Math.log(100), within(1e-9));
     assertThat(fit.slopeSe()).isNull();
   }

@@ -17,7 +17,8 @@ class ScoreConfigTest {
     assertThat(score.confidence()).isEqualTo(0.95);
     assertThat(score.numericTolerance()).isEqualTo(0.01);
     assertThat(score.seedOr(config.run().seed())).isEqualTo(9);
-    assertThat(ConfigLoader.withDefaults().set("score.seed=3").load().score().seedOr(9)).isEqualTo(3);
+    assertThat(ConfigLoader.withDefaults().set("score.seed=3").load().score().seedOr(9))
+        .isEqualTo(3);
     assertThat(score.judgeWith("extractive")).isFalse();
     assertThat(score.judgeWith("openai")).isTrue();
     assertThat(score.compare()).isEmpty();
@@ -26,14 +27,24 @@ class ScoreConfigTest {
 
   @Test
   void badOptionsNameTheKeyAndTheExpectedValue() {
-    assertThatThrownBy(() -> ConfigLoader.withDefaults().set("score.confidence=1.5").set("score.judge=maybe")
-        .set("score.compare=[[a, b], [a]]").set("score.bootstrap_resamples=10").set("score.numeric_tolerance=-1").load())
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.withDefaults()
+                    .set("score.confidence=1.5")
+                    .set("score.judge=maybe")
+                    .set("score.compare=[[a, b], [a]]")
+                    .set("score.bootstrap_resamples=10")
+                    .set("score.numeric_tolerance=-1")
+                    .load())
         .isInstanceOf(ConfigException.class)
-        .hasMessageContaining("score.confidence: got 1.5, expected a fraction strictly between 0 and 1")
+        .hasMessageContaining(
+            "score.confidence: got 1.5, expected a fraction strictly between 0 and 1")
         .hasMessageContaining("score.judge: got maybe, expected auto, on or off")
-        .hasMessageContaining("score.compare: got pair [a], expected two different run ids [a, b] in each pair")
+        .hasMessageContaining(
+            "score.compare: got pair [a], expected two different run ids [a, b] in each pair")
         .hasMessageContaining("score.bootstrap_resamples: got 10, expected an integer >= 100")
-        .hasMessageContaining("score.numeric_tolerance: got -1.0, expected a relative tolerance in [0, 1)");
+        .hasMessageContaining(
+            "score.numeric_tolerance: got -1.0, expected a relative tolerance in [0, 1)");
   }
 
   @Test
@@ -41,8 +52,14 @@ class ScoreConfigTest {
     // [a, b] was the one-pair form; now every comparison is a pair of its own.
     assertThatThrownBy(() -> ConfigLoader.withDefaults().set("score.compare=[a, b]").load())
         .isInstanceOf(ConfigException.class)
-        .hasMessageContaining("score.compare: got [\"a\",\"b\"] with element 'a', expected a list of lists, e.g. [[a, b]]");
-    assertThat(ConfigLoader.withDefaults().set("score.compare=[[a, b], [b, c]]").load().score().compare())
+        .hasMessageContaining(
+            "score.compare: got [\"a\",\"b\"] with element 'a', expected a list of lists, e.g. [[a, b]]");
+    assertThat(
+            ConfigLoader.withDefaults()
+                .set("score.compare=[[a, b], [b, c]]")
+                .load()
+                .score()
+                .compare())
         .containsExactly(java.util.List.of("a", "b"), java.util.List.of("b", "c"));
   }
 }

@@ -19,9 +19,10 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 
 /**
- * score end to end on hand-made predictions (written with the agreed predictions schema) and questions:
- * accuracy and acc_norm per subset with intervals, FinanceBench free answers graded by tolerance and by
- * an LLM judge behind a real OpenAI-compatible HTTP server, quarantine, and the paired comparison.
+ * score end to end on hand-made predictions (written with the agreed predictions schema) and
+ * questions: accuracy and acc_norm per subset with intervals, FinanceBench free answers graded by
+ * tolerance and by an LLM judge behind a real OpenAI-compatible HTTP server, quarantine, and the
+ * paired comparison.
  */
 class ScoreJobTest {
   private static final SparkSession SPARK = SparkTestSession.get();
@@ -33,44 +34,150 @@ class ScoreJobTest {
     Warehouse w = new Warehouse(SPARK, warehouse);
     List<Row> questions = new ArrayList<>();
     for (int i = 1; i <= 6; i++) {
-      questions.add(question("quality:q" + i, "quality", "mcq", OPTIONS, "A", 0, i <= 3 ? List.of("difficult") : List.of()));
+      questions.add(
+          question(
+              "quality:q" + i,
+              "quality",
+              "mcq",
+              OPTIONS,
+              "A",
+              0,
+              i <= 3 ? List.of("difficult") : List.of()));
     }
-    questions.add(question("financebench:f1", "financebench", "free", null, "$1,577 million", null, List.of()));
-    questions.add(question("financebench:f2", "financebench", "free", null, "12.5%", null, List.of()));
-    questions.add(question("financebench:f3", "financebench", "free", null, "Yes, it is capital intensive.", null, List.of()));
-    questions.add(question("financebench:f4", "financebench", "free", null, "No, margins fell.", null, List.of()));
+    questions.add(
+        question(
+            "financebench:f1", "financebench", "free", null, "$1,577 million", null, List.of()));
+    questions.add(
+        question("financebench:f2", "financebench", "free", null, "12.5%", null, List.of()));
+    questions.add(
+        question(
+            "financebench:f3",
+            "financebench",
+            "free",
+            null,
+            "Yes, it is capital intensive.",
+            null,
+            List.of()));
+    questions.add(
+        question(
+            "financebench:f4", "financebench", "free", null, "No, margins fell.", null, List.of()));
     write(w, "questions", questions);
 
     List<Row> predictions = new ArrayList<>();
-    // rag: loglikelihood. acc (correct) follows the raw sums; acc_norm divides by the option's characters:
-    // [-2, -3, -4, -9] / [3, 5, 10, 6] = [-0.67, -0.6, -0.4, -1.5] picks C (wrong) where acc picks A (right).
+    // rag: loglikelihood. acc (correct) follows the raw sums; acc_norm divides by the option's
+    // characters:
+    // [-2, -3, -4, -9] / [3, 5, 10, 6] = [-0.67, -0.6, -0.4, -1.5] picks C (wrong) where acc picks
+    // A (right).
     boolean[] ragCorrect = {true, false, true, false, true, true};
     for (int i = 1; i <= 6; i++) {
-      List<Double> scores = i % 2 == 1 ? List.of(-2.0, -3.0, -4.0, -9.0) : List.of(-1.0, -9.0, -20.0, -9.0);
-      predictions.add(prediction("ans-rag", "quality:q" + i, "quality", "rag", "loglikelihood", ragCorrect[i - 1] ? "A" : "B",
-          ragCorrect[i - 1], scores, null));
+      List<Double> scores =
+          i % 2 == 1 ? List.of(-2.0, -3.0, -4.0, -9.0) : List.of(-1.0, -9.0, -20.0, -9.0);
+      predictions.add(
+          prediction(
+              "ans-rag",
+              "quality:q" + i,
+              "quality",
+              "rag",
+              "loglikelihood",
+              ragCorrect[i - 1] ? "A" : "B",
+              ragCorrect[i - 1],
+              scores,
+              null));
     }
     boolean[] trainedCorrect = {true, true, true, true, true, true};
     for (int i = 1; i <= 6; i++) {
-      predictions.add(prediction("ans-trained", "quality:q" + i, "quality", "trained", "generate", "A", trainedCorrect[i - 1],
-          null, 4000L));
+      predictions.add(
+          prediction(
+              "ans-trained",
+              "quality:q" + i,
+              "quality",
+              "trained",
+              "generate",
+              "A",
+              trainedCorrect[i - 1],
+              null,
+              4000L));
     }
-    predictions.add(prediction("ans-fb", "financebench:f1", "financebench", "closed_book", "generate",
-        "The capex was 1.577 billion dollars.", null, null, null));
-    predictions.add(prediction("ans-fb", "financebench:f2", "financebench", "closed_book", "generate", "0.13", null, null, null));
-    predictions.add(prediction("ans-fb", "financebench:f3", "financebench", "closed_book", "generate",
-        "Yes: it spends heavily on plants.", null, null, null));
-    predictions.add(prediction("ans-fb", "financebench:f4", "financebench", "closed_book", "generate",
-        "Margins went up.", null, null, null));
-    predictions.add(prediction("ans-fb", "financebench:gone", "financebench", "closed_book", "generate", "1", null, null, null));
+    predictions.add(
+        prediction(
+            "ans-fb",
+            "financebench:f1",
+            "financebench",
+            "closed_book",
+            "generate",
+            "The capex was 1.577 billion dollars.",
+            null,
+            null,
+            null));
+    predictions.add(
+        prediction(
+            "ans-fb",
+            "financebench:f2",
+            "financebench",
+            "closed_book",
+            "generate",
+            "0.13",
+            null,
+            null,
+            null));
+    predictions.add(
+        prediction(
+            "ans-fb",
+            "financebench:f3",
+            "financebench",
+            "closed_book",
+            "generate",
+            "Yes: it spends heavily on plants.",
+            null,
+            null,
+            null));
+    predictions.add(
+        prediction(
+            "ans-fb",
+            "financebench:f4",
+            "financebench",
+            "closed_book",
+            "generate",
+            "Margins went up.",
+            null,
+            null,
+            null));
+    predictions.add(
+        prediction(
+            "ans-fb",
+            "financebench:gone",
+            "financebench",
+            "closed_book",
+            "generate",
+            "1",
+            null,
+            null,
+            null));
     write(w, "predictions", predictions);
 
     try (FakeOpenAiServer server = new FakeOpenAiServer()) {
-      server.setResponder(request -> request.toString().contains("Margins went up")
-          ? "It contradicts the gold answer.\nVERDICT: INCORRECT" : "Same conclusion.\nVERDICT: CORRECT");
-      String[] args = {"score", "--warehouse", warehouse, "--compare", "ans-rag,ans-trained", "--resamples", "500",
-          "--set", "llm.backend=openai", "--set", "llm.base_url=" + server.baseUrl(), "--set", "llm.model=judge-1",
-          "--set", "llm.initial_backoff_millis=10"};
+      server.setResponder(
+          request ->
+              request.toString().contains("Margins went up")
+                  ? "It contradicts the gold answer.\nVERDICT: INCORRECT"
+                  : "Same conclusion.\nVERDICT: CORRECT");
+      String[] args = {
+        "score",
+        "--warehouse",
+        warehouse,
+        "--compare",
+        "ans-rag,ans-trained",
+        "--resamples",
+        "500",
+        "--set",
+        "llm.backend=openai",
+        "--set",
+        "llm.base_url=" + server.baseUrl(),
+        "--set",
+        "llm.model=judge-1",
+        "--set",
+        "llm.initial_backoff_millis=10"
+      };
       CliResult result = SparkTestSession.cli(args);
       assertThat(result.code()).as(result.toString()).isZero();
       assertThat(server.totalRequests()).isEqualTo(2);
@@ -84,22 +191,33 @@ class ScoreJobTest {
       assertThat(rag.<String>getAs("config_hash")).isEqualTo("hash-ans-rag");
       assertThat(rag.getList(rag.fieldIndex("prompt_versions"))).containsExactly("mcq@1");
       assertThat(rag.<String>getAs("score_run_id")).startsWith("score-");
-      assertThat(score(w, "ans-rag", "difficult", "accuracy").<Double>getAs("value")).isCloseTo(2 / 3.0, within(1e-12));
+      assertThat(score(w, "ans-rag", "difficult", "accuracy").<Double>getAs("value"))
+          .isCloseTo(2 / 3.0, within(1e-12));
       // acc_norm: odd questions pick C (wrong); even ones pick A (-1/3 beats -9/5, -20/10, -9/6).
-      assertThat(score(w, "ans-rag", "all", "acc_norm").<Double>getAs("value")).isCloseTo(3 / 6.0, within(1e-12));
-      assertThat(score(w, "ans-rag", "difficult", "acc_norm").<Double>getAs("value")).isCloseTo(1 / 3.0, within(1e-12));
-      assertThat(w.read("scores").filter("run_id = 'ans-trained' AND metric = 'acc_norm'").count()).isZero();
+      assertThat(score(w, "ans-rag", "all", "acc_norm").<Double>getAs("value"))
+          .isCloseTo(3 / 6.0, within(1e-12));
+      assertThat(score(w, "ans-rag", "difficult", "acc_norm").<Double>getAs("value"))
+          .isCloseTo(1 / 3.0, within(1e-12));
+      assertThat(w.read("scores").filter("run_id = 'ans-trained' AND metric = 'acc_norm'").count())
+          .isZero();
       Row trained = score(w, "ans-trained", "all", "accuracy");
       assertThat(trained.<Double>getAs("value")).isEqualTo(1.0);
       assertThat(trained.<Long>getAs("synthetic_tokens")).isEqualTo(4000L);
 
-      // f1 by tolerance (1.577 billion = $1,577 million), f2 wrong by tolerance (0.13 vs 0.125), f3 and f4 by the judge.
+      // f1 by tolerance (1.577 billion = $1,577 million), f2 wrong by tolerance (0.13 vs 0.125), f3
+      // and f4 by the judge.
       Row fb = score(w, "ans-fb", "all", "accuracy");
       assertThat(fb.<Double>getAs("value")).isCloseTo(2 / 4.0, within(1e-12));
       assertThat(fb.<Long>getAs("n")).isEqualTo(4);
-      assertThat(fb.getList(fb.fieldIndex("prompt_versions"))).containsExactly("financebench-judge@1", "mcq@1");
-      assertThat(w.read("quarantine").filter("job = 'score' AND location LIKE '%financebench:gone%'"
-          + " AND reason LIKE 'question_id:%'").count()).isEqualTo(1);
+      assertThat(fb.getList(fb.fieldIndex("prompt_versions")))
+          .containsExactly("financebench-judge@1", "mcq@1");
+      assertThat(
+              w.read("quarantine")
+                  .filter(
+                      "job = 'score' AND location LIKE '%financebench:gone%'"
+                          + " AND reason LIKE 'question_id:%'")
+                  .count())
+          .isEqualTo(1);
 
       Row cmp = w.read("score_comparisons").filter("subset = 'all' AND metric = 'accuracy'").head();
       assertThat(cmp.<String>getAs("run_id_a")).isEqualTo("ans-rag");
@@ -109,7 +227,8 @@ class ScoreJobTest {
       assertThat(cmp.<Double>getAs("p_value")).isBetween(1.0 / 501, 1.0);
       assertThat(w.read("score_comparisons").filter("subset = 'difficult'").count()).isEqualTo(1);
 
-      // A rerun judges nothing again (llm_calls) and writes the same numbers (seeded), under its own score_run_id.
+      // A rerun judges nothing again (llm_calls) and writes the same numbers (seeded), under its
+      // own score_run_id.
       long rows = w.read("scores").count();
       CliResult again = SparkTestSession.cli(args);
       assertThat(again.code()).as(again.toString()).isZero();
@@ -118,8 +237,10 @@ class ScoreJobTest {
       Row rerun = score(w, "ans-rag", "all", "accuracy");
       assertThat(rerun.<Double>getAs("ci_low")).isEqualTo(rag.<Double>getAs("ci_low"));
       assertThat(rerun.<Double>getAs("ci_high")).isEqualTo(rag.<Double>getAs("ci_high"));
-      assertThat(rerun.<String>getAs("score_run_id")).isNotEqualTo(rag.<String>getAs("score_run_id"));
-      assertThat(w.read("runs").filter("job = 'score' AND status = 'succeeded'").count()).isEqualTo(2);
+      assertThat(rerun.<String>getAs("score_run_id"))
+          .isNotEqualTo(rag.<String>getAs("score_run_id"));
+      assertThat(w.read("runs").filter("job = 'score' AND status = 'succeeded'").count())
+          .isEqualTo(2);
     }
   }
 
@@ -127,16 +248,43 @@ class ScoreJobTest {
   void withoutAJudgeNonNumericFreeAnswersAreQuarantinedAndCountsReconcile() {
     String warehouse = SparkTestSession.tempDir("score-nojudge").toString();
     Warehouse w = new Warehouse(SPARK, warehouse);
-    write(w, "questions", List.of(
-        question("financebench:f1", "financebench", "free", null, "(1,234)", null, List.of()),
-        question("financebench:f3", "financebench", "free", null, "Yes.", null, List.of())));
-    write(w, "predictions", List.of(
-        prediction("fb", "financebench:f1", "financebench", "rag", "generate", "-$1,234", null, null, null),
-        prediction("fb", "financebench:f3", "financebench", "rag", "generate", "yes", null, null, null)));
+    write(
+        w,
+        "questions",
+        List.of(
+            question("financebench:f1", "financebench", "free", null, "(1,234)", null, List.of()),
+            question("financebench:f3", "financebench", "free", null, "Yes.", null, List.of())));
+    write(
+        w,
+        "predictions",
+        List.of(
+            prediction(
+                "fb",
+                "financebench:f1",
+                "financebench",
+                "rag",
+                "generate",
+                "-$1,234",
+                null,
+                null,
+                null),
+            prediction(
+                "fb",
+                "financebench:f3",
+                "financebench",
+                "rag",
+                "generate",
+                "yes",
+                null,
+                null,
+                null)));
     CliResult result = SparkTestSession.cli("score", "--warehouse", warehouse);
     assertThat(result.code()).as(result.toString()).isZero();
     assertThat(score(w, "fb", "all", "accuracy").<Double>getAs("value")).isEqualTo(1.0);
-    assertThat(w.read("quarantine").filter("reason LIKE '%score.judge is auto with llm.backend extractive%'").count())
+    assertThat(
+            w.read("quarantine")
+                .filter("reason LIKE '%score.judge is auto with llm.backend extractive%'")
+                .count())
         .isEqualTo(1);
     Row run = w.read("runs").filter("job = 'score'").head();
     assertThat(run.<Long>getAs("input_count")).isEqualTo(2);
@@ -164,39 +312,104 @@ class ScoreJobTest {
     assertThat(fit.<Double>getAs("intercept")).isCloseTo(0.1, within(1e-9));
     assertThat(fit.<Double>getAs("r2")).isCloseTo(1.0, within(1e-9));
     assertThat(fit.<Double>getAs("baseline_value")).isEqualTo(0.6);
-    assertThat(fit.<Double>getAs("crossover_tokens")).isCloseTo(Math.exp(12.5), within(Math.exp(12.5) * 1e-6));
+    assertThat(fit.<Double>getAs("crossover_tokens"))
+        .isCloseTo(Math.exp(12.5), within(Math.exp(12.5) * 1e-6));
     assertThat(fit.getList(fit.fieldIndex("points"))).hasSize(4);
 
-    CliResult tooFew = SparkTestSession.cli("fit-scaling", "--warehouse", warehouse, "--runs", "t0,nope");
+    CliResult tooFew =
+        SparkTestSession.cli("fit-scaling", "--warehouse", warehouse, "--runs", "t0,nope");
     assertThat(tooFew.code()).isEqualTo(2);
     assertThat(tooFew.err()).contains("score.scaling_runs: run nope has no accuracy score");
   }
 
   private static Row score(Warehouse w, String runId, String subset, String metric) {
-    List<Row> rows = w.read("scores").filter("run_id = '" + runId + "' AND subset = '" + subset + "' AND metric = '"
-        + metric + "'").collectAsList();
+    List<Row> rows =
+        w.read("scores")
+            .filter(
+                "run_id = '"
+                    + runId
+                    + "' AND subset = '"
+                    + subset
+                    + "' AND metric = '"
+                    + metric
+                    + "'")
+            .collectAsList();
     assertThat(rows).as(runId + " " + subset + " " + metric).hasSize(1);
     return rows.get(0);
   }
 
-  private static Row question(String id, String benchmark, String type, List<String> options, String gold, Integer goldIndex,
+  private static Row question(
+      String id,
+      String benchmark,
+      String type,
+      List<String> options,
+      String gold,
+      Integer goldIndex,
       List<String> subsets) {
-    return RowFactory.create(id, null, benchmark, "test", "Question " + id + "?", SparkRows.seq(options), gold, goldIndex, type,
-        SparkRows.seq(subsets), SparkRows.map(Map.<String, String>of()));
+    return RowFactory.create(
+        id,
+        null,
+        benchmark,
+        "test",
+        "Question " + id + "?",
+        SparkRows.seq(options),
+        gold,
+        goldIndex,
+        type,
+        SparkRows.seq(subsets),
+        SparkRows.map(Map.<String, String>of()));
   }
 
-  private static Row prediction(String runId, String questionId, String benchmark, String setting, String mode, String answer,
-      Boolean correct, List<Double> optionScores, Long syntheticTokens) {
-    // As the predictions contract has them: retrieved chunks for the rag settings, a call key for generate.
+  private static Row prediction(
+      String runId,
+      String questionId,
+      String benchmark,
+      String setting,
+      String mode,
+      String answer,
+      Boolean correct,
+      List<Double> optionScores,
+      Long syntheticTokens) {
+    // As the predictions contract has them: retrieved chunks for the rag settings, a call key for
+    // generate.
     boolean rag = setting.endsWith("rag");
-    return RowFactory.create(runId, questionId, benchmark, setting, "djl", "tiny", mode, "mcq@1", answer, answer, correct,
-        rag ? "hybrid" : null, rag ? SparkRows.seq(List.of("chunk-1")) : null, SparkRows.seq(optionScores),
-        mode.equals("generate") ? "call-" + runId + "-" + questionId : null, syntheticTokens, "hash-" + runId);
+    return RowFactory.create(
+        runId,
+        questionId,
+        benchmark,
+        setting,
+        "djl",
+        "tiny",
+        mode,
+        "mcq@1",
+        answer,
+        answer,
+        correct,
+        rag ? "hybrid" : null,
+        rag ? SparkRows.seq(List.of("chunk-1")) : null,
+        SparkRows.seq(optionScores),
+        mode.equals("generate") ? "call-" + runId + "-" + questionId : null,
+        syntheticTokens,
+        "hash-" + runId);
   }
 
   private static Row scoreRow(String runId, String setting, double value, Long tokens) {
-    return RowFactory.create(runId, "quality", "all", setting, "tiny", "accuracy", value, 100L, value - 0.05, value + 0.05,
-        tokens, "h", SparkRows.seq(List.of("quality-mcq@1")), "sha", "score-x");
+    return RowFactory.create(
+        runId,
+        "quality",
+        "all",
+        setting,
+        "tiny",
+        "accuracy",
+        value,
+        100L,
+        value - 0.05,
+        value + 0.05,
+        tokens,
+        "h",
+        SparkRows.seq(List.of("quality-mcq@1")),
+        "sha",
+        "score-x");
   }
 
   private static void write(Warehouse w, String table, List<Row> rows) {

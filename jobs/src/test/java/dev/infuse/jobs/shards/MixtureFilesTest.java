@@ -24,14 +24,22 @@ class MixtureFilesTest {
   void unknownKeysAndBadValuesAreNamedWithTheFile() throws Exception {
     Path dir = SparkTestSession.tempDir("mixtures");
     Path typo = dir.resolve("typo.yaml");
-    Files.writeString(typo, "name: m\nversion: 1\ntotal_tokens: 0\nqa_fraction: 0.5\nreplay_fraction: 0\n"
-        + "document_weights: {documents: 1.0}\nmax_epoch: 2\nseed: 0\n");
-    assertThat(MixtureFiles.problems(typo)).singleElement().asString()
-        .contains("typo.yaml: unknown key max_epoch, expected one of").contains("; missing key max_epochs");
+    Files.writeString(
+        typo,
+        "name: m\nversion: 1\ntotal_tokens: 0\nqa_fraction: 0.5\nreplay_fraction: 0\n"
+            + "document_weights: {documents: 1.0}\nmax_epoch: 2\nseed: 0\n");
+    assertThat(MixtureFiles.problems(typo))
+        .singleElement()
+        .asString()
+        .contains("typo.yaml: unknown key max_epoch, expected one of")
+        .contains("; missing key max_epochs");
 
     Path bad = dir.resolve("bad.yaml");
-    Files.writeString(bad, "name: m\nversion: 1\ntotal_tokens: 1000\nqa_fraction: 0.5\nreplay_fraction: 0\n"
-        + "document_weights: {documents: 0.6, synthetic_docs.entity: 0.6}\nmax_epochs: 2\nseed: 0\n");
-    assertThatThrownBy(() -> MixtureFiles.read(bad)).hasMessageContaining("bad.yaml: document_weights: sum to 1.2");
+    Files.writeString(
+        bad,
+        "name: m\nversion: 1\ntotal_tokens: 1000\nqa_fraction: 0.5\nreplay_fraction: 0\n"
+            + "document_weights: {documents: 0.6, synthetic_docs.entity: 0.6}\nmax_epochs: 2\nseed: 0\n");
+    assertThatThrownBy(() -> MixtureFiles.read(bad))
+        .hasMessageContaining("bad.yaml: document_weights: sum to 1.2");
   }
 }

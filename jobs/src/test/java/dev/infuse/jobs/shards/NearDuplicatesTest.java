@@ -21,10 +21,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 class NearDuplicatesTest {
-  private static final StructType INPUT = new StructType()
-      .add("row_id", DataTypes.StringType, false)
-      .add("text", DataTypes.StringType, true)
-      .add("source", DataTypes.StringType, true);
+  private static final StructType INPUT =
+      new StructType()
+          .add("row_id", DataTypes.StringType, false)
+          .add("text", DataTypes.StringType, true)
+          .add("source", DataTypes.StringType, true);
 
   private static SparkSession spark;
   private static List<Row> rows;
@@ -44,7 +45,8 @@ class NearDuplicatesTest {
     for (int e = 1; e <= 5; e++) {
       List<String> edited = new ArrayList<>(original);
       for (int k = 0; k < 1 + e % 2; k++) {
-        edited.set(random.nextInt(edited.size()), vocabulary.get(random.nextInt(vocabulary.size())));
+        edited.set(
+            random.nextInt(edited.size()), vocabulary.get(random.nextInt(vocabulary.size())));
       }
       rows.add(RowFactory.create("n-1" + e, String.join(" ", edited), "edit"));
     }
@@ -55,8 +57,11 @@ class NearDuplicatesTest {
     rows.add(RowFactory.create("e-3", base.replace(" ", ",\n "), "copy"));
     // Distinct documents, some short, one empty.
     for (int d = 0; d < 20; d++) {
-      rows.add(RowFactory.create(String.format("d-%02d", d), String.join(" ", randomWords(random, vocabulary, 3 + d * 10)),
-          "distinct"));
+      rows.add(
+          RowFactory.create(
+              String.format("d-%02d", d),
+              String.join(" ", randomWords(random, vocabulary, 3 + d * 10)),
+              "distinct"));
     }
     rows.add(RowFactory.create("z-empty", "", "distinct"));
   }
@@ -65,12 +70,22 @@ class NearDuplicatesTest {
   void plantedDuplicatesCollapseAndDistinctDocumentsSurvive() {
     Dataset<Row> input = spark.createDataFrame(rows, INPUT).repartition(3);
     try (NearDuplicates.Result result = new NearDuplicates(DedupConfig.defaults()).apply(input)) {
-      List<String> kept = result.kept().select("row_id").as(org.apache.spark.sql.Encoders.STRING()).collectAsList()
-          .stream().sorted().toList();
-      Map<String, Row> drops = result.drops().collectAsList().stream()
-          .collect(Collectors.toMap(r -> r.getString(0), r -> r));
+      List<String> kept =
+          result
+              .kept()
+              .select("row_id")
+              .as(org.apache.spark.sql.Encoders.STRING())
+              .collectAsList()
+              .stream()
+              .sorted()
+              .toList();
+      Map<String, Row> drops =
+          result.drops().collectAsList().stream()
+              .collect(Collectors.toMap(r -> r.getString(0), r -> r));
 
-      assertThat(kept).contains("n-10", "e-1", "z-empty").doesNotContain("n-11", "n-12", "n-13", "n-14", "n-15", "e-2", "e-3");
+      assertThat(kept)
+          .contains("n-10", "e-1", "z-empty")
+          .doesNotContain("n-11", "n-12", "n-13", "n-14", "n-15", "e-2", "e-3");
       for (int d = 0; d < 20; d++) {
         assertThat(kept).contains(String.format("d-%02d", d));
       }
@@ -93,8 +108,8 @@ class NearDuplicatesTest {
     List<Row> withCopy = new ArrayList<>(rows);
     Row edit = rows.get(3);
     withCopy.add(RowFactory.create("n-99", edit.getString(1).toUpperCase(), "copy of edit"));
-    try (NearDuplicates.Result result = new NearDuplicates(DedupConfig.defaults())
-        .apply(spark.createDataFrame(withCopy, INPUT))) {
+    try (NearDuplicates.Result result =
+        new NearDuplicates(DedupConfig.defaults()).apply(spark.createDataFrame(withCopy, INPUT))) {
       Row drop = result.drops().where("row_id = 'n-99'").first();
       assertThat(drop.getString(1)).isEqualTo("n-10");
       assertThat(drop.getString(2)).isEqualTo(NearDuplicates.NEAR);
@@ -119,13 +134,18 @@ class NearDuplicatesTest {
   @Test
   void connectedComponentsTakeTheSmallestVertexAcrossLongChains() {
     List<Row> edges = new ArrayList<>();
-    // A chain v10 - v11 - ... - v39 (diameter 29) given in scrambled direction, and a separate pair.
+    // A chain v10 - v11 - ... - v39 (diameter 29) given in scrambled direction, and a separate
+    // pair.
     for (int i = 10; i < 39; i++) {
-      edges.add(i % 2 == 0 ? RowFactory.create("v" + i, "v" + (i + 1)) : RowFactory.create("v" + (i + 1), "v" + i));
+      edges.add(
+          i % 2 == 0
+              ? RowFactory.create("v" + i, "v" + (i + 1))
+              : RowFactory.create("v" + (i + 1), "v" + i));
     }
     edges.add(RowFactory.create("x2", "x1"));
     Map<String, String> labels = new HashMap<>();
-    ConnectedComponents.labels(spark.createDataFrame(edges, BucketPairs.SCHEMA)).collectAsList()
+    ConnectedComponents.labels(spark.createDataFrame(edges, BucketPairs.SCHEMA))
+        .collectAsList()
         .forEach(r -> labels.put(r.getString(0), r.getString(1)));
     assertThat(labels).hasSize(32);
     assertThat(labels.get("v39")).isEqualTo("v10");
@@ -140,10 +160,12 @@ class NearDuplicatesTest {
     List<String> small = List.of("a", "b", "c");
     List<String> big = List.of("a", "b", "c", "d", "e");
     List<String> fromSmall = new ArrayList<>();
-    pairs.call(RowFactory.create(scala.collection.JavaConverters.asScalaBuffer(small).toSeq()))
+    pairs
+        .call(RowFactory.create(scala.collection.JavaConverters.asScalaBuffer(small).toSeq()))
         .forEachRemaining(r -> fromSmall.add(r.getString(0) + r.getString(1)));
     List<String> fromBig = new ArrayList<>();
-    pairs.call(RowFactory.create(scala.collection.JavaConverters.asScalaBuffer(big).toSeq()))
+    pairs
+        .call(RowFactory.create(scala.collection.JavaConverters.asScalaBuffer(big).toSeq()))
         .forEachRemaining(r -> fromBig.add(r.getString(0) + r.getString(1)));
     assertThat(fromSmall).containsExactly("ab", "ac", "bc");
     assertThat(fromBig).containsExactlyInAnyOrder("ab", "ac", "bc", "ad", "cd", "ae", "de");
@@ -156,7 +178,8 @@ class NearDuplicatesTest {
     Dataset<Row> noText = spark.createDataFrame(rows, INPUT).select("row_id");
     assertThatThrownBy(() -> new NearDuplicates(DedupConfig.defaults()).apply(noText))
         .hasMessageContaining("column 'text' is missing");
-    Dataset<Row> numericId = spark.createDataFrame(rows, INPUT).selectExpr("length(row_id) as row_id", "text");
+    Dataset<Row> numericId =
+        spark.createDataFrame(rows, INPUT).selectExpr("length(row_id) as row_id", "text");
     assertThatThrownBy(() -> new NearDuplicates(DedupConfig.defaults()).apply(numericId))
         .hasMessageContaining("column 'row_id' has type int, expected string");
   }

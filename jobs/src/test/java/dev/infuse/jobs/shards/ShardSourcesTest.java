@@ -19,27 +19,70 @@ class ShardSourcesTest {
   void everySourceReadsAsTextWithItsTemplateKindAndCorpus() {
     String root = SparkTestSession.tempDir("sources").toString();
     Warehouse warehouse = new Warehouse(spark, root);
-    warehouse.append(Contracts.load("documents"), spark.createDataFrame(List.of(
-        RowFactory.create("quality:a", "quality", "A", "Article A.", "f", null, scala.collection.immutable.Map$.MODULE$.empty()),
-        RowFactory.create("medec:b", "medec", null, "Note B.", "f", null, scala.collection.immutable.Map$.MODULE$.empty())),
-        Contracts.load("documents").schema()));
-    warehouse.append(Contracts.load("synthetic_qa"), spark.createDataFrame(List.of(
-        RowFactory.create("q1", "quality:a", null, "Who?", "Ann.", "g", "gen-qa", 1, 0L, "k1")),
-        Contracts.load("synthetic_qa").schema()));
-    warehouse.append(Contracts.load("synthetic_docs"), spark.createDataFrame(List.of(
-        RowFactory.create("s1", "quality:a", "rephrase", "simple", List.of(), "A, simply.", 3, "g", "gen-docs", 1, 0L, "k2")),
-        Contracts.load("synthetic_docs").schema()));
+    warehouse.append(
+        Contracts.load("documents"),
+        spark.createDataFrame(
+            List.of(
+                RowFactory.create(
+                    "quality:a",
+                    "quality",
+                    "A",
+                    "Article A.",
+                    "f",
+                    null,
+                    scala.collection.immutable.Map$.MODULE$.empty()),
+                RowFactory.create(
+                    "medec:b",
+                    "medec",
+                    null,
+                    "Note B.",
+                    "f",
+                    null,
+                    scala.collection.immutable.Map$.MODULE$.empty())),
+            Contracts.load("documents").schema()));
+    warehouse.append(
+        Contracts.load("synthetic_qa"),
+        spark.createDataFrame(
+            List.of(
+                RowFactory.create(
+                    "q1", "quality:a", null, "Who?", "Ann.", "g", "gen-qa", 1, 0L, "k1")),
+            Contracts.load("synthetic_qa").schema()));
+    warehouse.append(
+        Contracts.load("synthetic_docs"),
+        spark.createDataFrame(
+            List.of(
+                RowFactory.create(
+                    "s1",
+                    "quality:a",
+                    "rephrase",
+                    "simple",
+                    List.of(),
+                    "A, simply.",
+                    3,
+                    "g",
+                    "gen-docs",
+                    1,
+                    0L,
+                    "k2")),
+            Contracts.load("synthetic_docs").schema()));
     String replay = SparkTestSession.tempDir("replay").resolve("replay.parquet").toString();
-    spark.createDataFrame(List.of(RowFactory.create("General text.")),
-        new org.apache.spark.sql.types.StructType().add("text", "string")).write().parquet(replay);
+    spark
+        .createDataFrame(
+            List.of(RowFactory.create("General text.")),
+            new org.apache.spark.sql.types.StructType().add("text", "string"))
+        .write()
+        .parquet(replay);
 
     Map<String, Row> bySource = new java.util.HashMap<>();
     for (Row row : ShardSources.read(spark, warehouse, "quality", replay).collectAsList()) {
       bySource.put(row.getAs("source"), row);
     }
-    assertThat(bySource).containsOnlyKeys("synthetic_qa", "documents", "synthetic_docs.rephrase", "replay");
-    assertThat(bySource.get("synthetic_qa").<String>getAs("text")).isEqualTo("Question: Who?\nAnswer: Ann.");
-    assertThat(bySource.get("synthetic_qa").<String>getAs("prompt")).isEqualTo("Question: Who?\nAnswer: ");
+    assertThat(bySource)
+        .containsOnlyKeys("synthetic_qa", "documents", "synthetic_docs.rephrase", "replay");
+    assertThat(bySource.get("synthetic_qa").<String>getAs("text"))
+        .isEqualTo("Question: Who?\nAnswer: Ann.");
+    assertThat(bySource.get("synthetic_qa").<String>getAs("prompt"))
+        .isEqualTo("Question: Who?\nAnswer: ");
     assertThat(bySource.get("synthetic_qa").<String>getAs("completion")).isEqualTo("Ann.");
     assertThat(bySource.get("documents").<String>getAs("row_id")).isEqualTo("quality:a");
     assertThat(bySource.get("replay").<String>getAs("row_id")).hasSize(64);

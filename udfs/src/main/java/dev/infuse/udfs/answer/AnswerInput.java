@@ -13,12 +13,22 @@ import java.util.Objects;
  * @param question the question text (the hypothesis, for NLI)
  * @param options the options in order (A, B, …) for mcq and label questions; empty otherwise
  * @param title the title of the question's document, when it has one; null otherwise
- * @param documentText the question's document, for formats whose task includes it (the ANLI premise); null
- *     when there is none. It is never put in front of a QuALITY question: that is what {@code passages} are for
- * @param passages the context put in the prompt, in prompt order (retrieved chunks); empty in closed book
+ * @param documentText the question's document, for formats whose task includes it (the ANLI
+ *     premise); null when there is none. It is never put in front of a QuALITY question: that is
+ *     what {@code passages} are for
+ * @param passages the context put in the prompt, in prompt order (retrieved chunks); empty in
+ *     closed book
  */
-public record AnswerInput(String questionId, String benchmark, String answerType, String question, List<String> options,
-    String title, String documentText, List<String> passages) implements Serializable {
+public record AnswerInput(
+    String questionId,
+    String benchmark,
+    String answerType,
+    String question,
+    List<String> options,
+    String title,
+    String documentText,
+    List<String> passages)
+    implements Serializable {
   public AnswerInput {
     Objects.requireNonNull(questionId, "questionId");
     Objects.requireNonNull(benchmark, "benchmark");
@@ -30,6 +40,7 @@ public record AnswerInput(String questionId, String benchmark, String answerType
 
   /** Whether the answer is one of {@link #options}: mcq and label questions. */
   public boolean hasOptions() {
-    return !options.isEmpty() && (AnswerTypes.MCQ.equals(answerType) || AnswerTypes.LABEL.equals(answerType));
+    return !options.isEmpty()
+        && (AnswerTypes.MCQ.equals(answerType) || AnswerTypes.LABEL.equals(answerType));
   }
 }

@@ -11,58 +11,77 @@ import java.util.regex.Pattern;
 
 /**
  * Extracts the final answer from a model's output, robustly, and judges it against the gold answer.
- * A null result means the output held no answer of the expected kind: it is recorded as unparseable and
- * counted wrong. Every rule prefers the answer the model states last and most explicitly, since chain
- * of thought mentions other options and numbers on the way.
+ * A null result means the output held no answer of the expected kind: it is recorded as unparseable
+ * and counted wrong. Every rule prefers the answer the model states last and most explicitly, since
+ * chain of thought mentions other options and numbers on the way.
  *
  * <p>Options ({@link #option}), in order of preference:
+ *
  * <ol>
  *   <li>an answer phrase: {@code The answer is (B)}, {@code Answer: d}, {@code final answer: **B**}
- *       (the last one wins);</li>
- *   <li>a "correct option" phrase: {@code the correct option is C} (the last one);</li>
- *   <li>a bold letter: {@code **C**} (the last one);</li>
- *   <li>an output that starts with a letter: {@code B}, {@code B.}, {@code (B)}, {@code B) text};</li>
- *   <li>the only parenthesised letter in the output: {@code I pick (C) since …};</li>
+ *       (the last one wins);
+ *   <li>a "correct option" phrase: {@code the correct option is C} (the last one);
+ *   <li>a bold letter: {@code **C**} (the last one);
+ *   <li>an output that starts with a letter: {@code B}, {@code B.}, {@code (B)}, {@code B) text};
+ *   <li>the only parenthesised letter in the output: {@code I pick (C) since …};
  *   <li>the only option whose text the output quotes verbatim (case and spacing ignored; an option
- *       quoted inside a longer quoted option does not count).</li>
+ *       quoted inside a longer quoted option does not count).
  * </ol>
- * Letters beyond the question's options are ignored. A lowercase letter counts only where it cannot be
- * a word ({@code answer is a bit unclear} holds no answer).
  *
- * <p>Numbers ({@link #number}): the last {@code \boxed{…}}, then GSM8K's {@code #### 42}, then the last
- * answer phrase ({@code The answer is $1,234.5}), then the last number in the output. The result is
- * canonical ({@link Numbers#canonical}): {@code -3.2%} is {@code -3.2}.
+ * Letters beyond the question's options are ignored. A lowercase letter counts only where it cannot
+ * be a word ({@code answer is a bit unclear} holds no answer).
  *
- * <p>Labels ({@link #label}): the label after the last answer phrase, else the only label the output
- * names (stems count: {@code entails} is entailment, {@code contradicts} contradiction).
+ * <p>Numbers ({@link #number}): the last {@code \boxed{…}}, then GSM8K's {@code #### 42}, then the
+ * last answer phrase ({@code The answer is $1,234.5}), then the last number in the output. The
+ * result is canonical ({@link Numbers#canonical}): {@code -3.2%} is {@code -3.2}.
+ *
+ * <p>Labels ({@link #label}): the label after the last answer phrase, else the only label the
+ * output names (stems count: {@code entails} is entailment, {@code contradicts} contradiction).
  *
  * <p>Free text ({@link #free}): the rest of the line after the last {@code Final answer:} (or
- * {@code Answer:}), else the last {@code \boxed{…}}, else the whole output, trimmed of markdown emphasis.
+ * {@code Answer:}), else the last {@code \boxed{…}}, else the whole output, trimmed of markdown
+ * emphasis.
  */
 public final class AnswerParser {
-  /** What may follow a phrase before the letter: emphasis, spaces, then an uppercase letter, a bracketed one, or a lone lowercase one. */
-  private static final String LETTER = "(?-i)[\\*_\\s]*(?:([A-Z])(?![\\w'’])|[\\(\\[]\\s*([A-Za-z])\\s*[\\)\\]]"
-      + "|([a-z])(?=\\s*(?:[.,;:!)\\]*_]|$)))";
-  private static final Pattern ANSWER_LETTER = Pattern.compile("(?i)(?:(?:final|correct|right|best)\\s+)?answer"
-      + "(?:\\s+is)?(?:\\s+(?:therefore|thus|probably|likely|clearly))?\\s*[:=]?(?:\\s*(?:option|choice|letter))?"
-      + "\\s*[:=]?\\s*" + LETTER, Pattern.MULTILINE);
-  private static final Pattern OPTION_LETTER = Pattern.compile("(?i)(?:correct|right|best)\\s+(?:option|choice)"
-      + "(?:\\s+is)?\\s*[:=]?\\s*" + LETTER, Pattern.MULTILINE);
-  private static final Pattern BOLD_LETTER = Pattern.compile("\\*\\*\\s*[\\(\\[]?([A-Za-z])[\\)\\]]?[.:]?\\s*\\*\\*");
-  private static final Pattern LEADING_LETTER = Pattern.compile(
-      "^\\s*(?:[\\(\\[]([A-Za-z])[\\)\\]]|([A-Z])(?:[.):](?:\\s|$)|\\s*$)|([a-z])(?:[.):](?:\\s|$)|\\s*$))");
+  /**
+   * What may follow a phrase before the letter: emphasis, spaces, then an uppercase letter, a
+   * bracketed one, or a lone lowercase one.
+   */
+  private static final String LETTER =
+      "(?-i)[\\*_\\s]*(?:([A-Z])(?![\\w'’])|[\\(\\[]\\s*([A-Za-z])\\s*[\\)\\]]"
+          + "|([a-z])(?=\\s*(?:[.,;:!)\\]*_]|$)))";
+
+  private static final Pattern ANSWER_LETTER =
+      Pattern.compile(
+          "(?i)(?:(?:final|correct|right|best)\\s+)?answer"
+              + "(?:\\s+is)?(?:\\s+(?:therefore|thus|probably|likely|clearly))?\\s*[:=]?(?:\\s*(?:option|choice|letter))?"
+              + "\\s*[:=]?\\s*"
+              + LETTER,
+          Pattern.MULTILINE);
+  private static final Pattern OPTION_LETTER =
+      Pattern.compile(
+          "(?i)(?:correct|right|best)\\s+(?:option|choice)" + "(?:\\s+is)?\\s*[:=]?\\s*" + LETTER,
+          Pattern.MULTILINE);
+  private static final Pattern BOLD_LETTER =
+      Pattern.compile("\\*\\*\\s*[\\(\\[]?([A-Za-z])[\\)\\]]?[.:]?\\s*\\*\\*");
+  private static final Pattern LEADING_LETTER =
+      Pattern.compile(
+          "^\\s*(?:[\\(\\[]([A-Za-z])[\\)\\]]|([A-Z])(?:[.):](?:\\s|$)|\\s*$)|([a-z])(?:[.):](?:\\s|$)|\\s*$))");
   private static final Pattern PAREN_LETTER = Pattern.compile("[\\(\\[]([A-Z])[\\)\\]]");
-  private static final Pattern ANSWER_PHRASE = Pattern.compile("(?i)(?:final\\s+)?answer(?:\\s+is)?\\s*[:=]?");
-  private static final Pattern FINAL_LINE = Pattern.compile("(?i)(?:final\\s+answer|answer)\\s*(?:is)?\\s*[:=]\\s*(.*)$",
-      Pattern.MULTILINE);
+  private static final Pattern ANSWER_PHRASE =
+      Pattern.compile("(?i)(?:final\\s+)?answer(?:\\s+is)?\\s*[:=]?");
+  private static final Pattern FINAL_LINE =
+      Pattern.compile(
+          "(?i)(?:final\\s+answer|answer)\\s*(?:is)?\\s*[:=]\\s*(.*)$", Pattern.MULTILINE);
   private static final Pattern HASHES = Pattern.compile("####\\s*(.+)");
-  private static final Pattern FRAC = Pattern.compile("^\\s*(-?)\\\\[dt]?frac\\{\\s*(\\d+)\\s*}\\{\\s*(\\d+)\\s*}\\s*$");
+  private static final Pattern FRAC =
+      Pattern.compile("^\\s*(-?)\\\\[dt]?frac\\{\\s*(\\d+)\\s*}\\{\\s*(\\d+)\\s*}\\s*$");
 
   private AnswerParser() {}
 
   /**
-   * The answer of {@code output} for a question of {@code answerType}: an option letter (mcq), a label
-   * (label), a canonical number (numeric) or text (free); null when the output holds none.
+   * The answer of {@code output} for a question of {@code answerType}: an option letter (mcq), a
+   * label (label), a canonical number (numeric) or text (free); null when the output holds none.
    */
   public static String parse(String answerType, String output, List<String> options) {
     return switch (answerType) {
@@ -70,15 +89,16 @@ public final class AnswerParser {
       case AnswerTypes.LABEL -> label(output, options);
       case AnswerTypes.NUMERIC -> number(output);
       case AnswerTypes.FREE -> free(output);
-      default -> throw new IllegalArgumentException("answer_type: got " + answerType + ", expected one of "
-          + AnswerTypes.ALL);
+      default ->
+          throw new IllegalArgumentException(
+              "answer_type: got " + answerType + ", expected one of " + AnswerTypes.ALL);
     };
   }
 
   /**
-   * Whether {@code parsed} is right: null for free answers (the score job grades them) and when there
-   * is no gold; false for an unparseable (null) answer. Letters and labels compare ignoring case,
-   * numbers as numbers.
+   * Whether {@code parsed} is right: null for free answers (the score job grades them) and when
+   * there is no gold; false for an unparseable (null) answer. Letters and labels compare ignoring
+   * case, numbers as numbers.
    */
   public static Boolean correct(String answerType, String parsed, String gold) {
     if (AnswerTypes.FREE.equals(answerType) || gold == null) {
@@ -236,19 +256,29 @@ public final class AnswerParser {
     return null;
   }
 
-  /** {@code \\frac{3}{4}} as 0.75 (to 16 significant digits); null when {@code text} is not one fraction. */
+  /**
+   * {@code \\frac{3}{4}} as 0.75 (to 16 significant digits); null when {@code text} is not one
+   * fraction.
+   */
   private static BigDecimal fraction(String text) {
     Matcher frac = FRAC.matcher(text);
     if (!frac.matches() || new BigDecimal(frac.group(3)).signum() == 0) {
       return null;
     }
-    BigDecimal value = new BigDecimal(frac.group(2)).divide(new BigDecimal(frac.group(3)), java.math.MathContext.DECIMAL64);
+    BigDecimal value =
+        new BigDecimal(frac.group(2))
+            .divide(new BigDecimal(frac.group(3)), java.math.MathContext.DECIMAL64);
     return frac.group(1).isEmpty() ? value : value.negate();
   }
 
-  /** LaTeX in a boxed answer: {@code \$}, {@code \%}, {@code \,} thousands spaces, {@code \text{…}}. */
+  /**
+   * LaTeX in a boxed answer: {@code \$}, {@code \%}, {@code \,} thousands spaces, {@code \text{…}}.
+   */
   private static String stripLatex(String text) {
-    return text.replace("\\$", "$").replace("\\%", "%").replace("\\!", "").replaceAll("(\\d)\\\\,(\\d)", "$1$2")
+    return text.replace("\\$", "$")
+        .replace("\\%", "%")
+        .replace("\\!", "")
+        .replaceAll("(\\d)\\\\,(\\d)", "$1$2")
         .replaceAll("\\\\(?:text|mathrm|textbf)\\{([^}]*)}", "$1");
   }
 
@@ -278,7 +308,10 @@ public final class AnswerParser {
     return index >= 0 && index < count ? AnswerTypes.letter(index) : null;
   }
 
-  /** The index of the only option quoted verbatim, ignoring options quoted as part of a longer one; else -1. */
+  /**
+   * The index of the only option quoted verbatim, ignoring options quoted as part of a longer one;
+   * else -1.
+   */
   private static int quotedOption(String output, List<String> options) {
     String text = normalize(output);
     List<Integer> found = new ArrayList<>();
@@ -291,8 +324,13 @@ public final class AnswerParser {
     List<Integer> maximal = new ArrayList<>();
     for (int i : found) {
       String option = normalize(options.get(i));
-      boolean inside = found.stream().anyMatch(j -> j != i && normalize(options.get(j)).length() > option.length()
-          && normalize(options.get(j)).contains(option));
+      boolean inside =
+          found.stream()
+              .anyMatch(
+                  j ->
+                      j != i
+                          && normalize(options.get(j)).length() > option.length()
+                          && normalize(options.get(j)).contains(option));
       if (!inside) {
         maximal.add(i);
       }
@@ -301,7 +339,10 @@ public final class AnswerParser {
   }
 
   private static String normalize(String text) {
-    return text.toLowerCase(Locale.ROOT).replaceAll("[\\*_`\"“”]", "").replaceAll("\\s+", " ").strip()
+    return text.toLowerCase(Locale.ROOT)
+        .replaceAll("[\\*_`\"“”]", "")
+        .replaceAll("\\s+", " ")
+        .strip()
         .replaceAll("[.!]$", "");
   }
 
@@ -309,7 +350,8 @@ public final class AnswerParser {
     int best = Integer.MAX_VALUE;
     String found = null;
     for (String label : labels) {
-      Matcher matcher = Pattern.compile("\\b" + Pattern.quote(stem(label, labels))).matcher(lowerText);
+      Matcher matcher =
+          Pattern.compile("\\b" + Pattern.quote(stem(label, labels))).matcher(lowerText);
       if (matcher.find() && matcher.start() < best) {
         best = matcher.start();
         found = label;
@@ -326,8 +368,12 @@ public final class AnswerParser {
     String lower = label.toLowerCase(Locale.ROOT);
     for (int n = Math.min(6, lower.length()); n <= lower.length(); n++) {
       String prefix = lower.substring(0, n);
-      boolean shared = labels.stream().anyMatch(other -> !other.equalsIgnoreCase(label)
-          && other.toLowerCase(Locale.ROOT).startsWith(prefix));
+      boolean shared =
+          labels.stream()
+              .anyMatch(
+                  other ->
+                      !other.equalsIgnoreCase(label)
+                          && other.toLowerCase(Locale.ROOT).startsWith(prefix));
       if (!shared) {
         return prefix;
       }

@@ -12,28 +12,32 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The model-free default answerer: a sentence embedder (MiniLM) instead of a language model. It is weak
- * but real: it reads the context it is given and nothing else, so it shows what retrieval alone buys,
- * and it is labelled {@code embedding} on every prediction so it is never mistaken for an LLM's score.
+ * The model-free default answerer: a sentence embedder (MiniLM) instead of a language model. It is
+ * weak but real: it reads the context it is given and nothing else, so it shows what retrieval
+ * alone buys, and it is labelled {@code embedding} on every prediction so it is never mistaken for
+ * an LLM's score.
  *
- * <p>Options: the context is cut into windows of {@value #WINDOW_WORDS} words (the embedder reads at
- * most 256 tokens of a text, so a whole chunk or article would be cut short), every window and every
- * option text is embedded, and an option's score is its highest cosine with any window. The answer is
- * the option with the highest score (the first on a tie).
+ * <p>Options: the context is cut into windows of {@value #WINDOW_WORDS} words (the embedder reads
+ * at most 256 tokens of a text, so a whole chunk or article would be cut short), every window and
+ * every option text is embedded, and an option's score is its highest cosine with any window. The
+ * answer is the option with the highest score (the first on a tie).
  *
- * <p>Questions about one document retrieve mostly the same chunks (QuALITY and LongHealth ask some twenty
- * questions per document), so the vectors of the last {@value #CACHED_TEXTS} distinct texts are kept and
- * only new texts are embedded: the same answers, without embedding each window once per question.
+ * <p>Questions about one document retrieve mostly the same chunks (QuALITY and LongHealth ask some
+ * twenty questions per document), so the vectors of the last {@value #CACHED_TEXTS} distinct texts
+ * are kept and only new texts are embedded: the same answers, without embedding each window once
+ * per question.
  *
  * <p>Free and numeric questions: the answer is the context sentence most similar to the question; a
- * numeric answer is the first number in that sentence that the question does not mention itself (a year
- * asked about is not the answer).
+ * numeric answer is the first number in that sentence that the question does not mention itself (a
+ * year asked about is not the answer).
  */
 public final class EmbeddingAnswerer {
   /** Version of the option rule, recorded as the prediction's prompt version. */
   public static final String OPTION_TAG = "embedding-option@1";
+
   /** Version of the sentence rule for free and numeric questions. */
   public static final String SENTENCE_TAG = "embedding-sentence@1";
+
   /** Words per context window: well under MiniLM's 256-token limit for English prose. */
   public static final int WINDOW_WORDS = 150;
 
@@ -41,12 +45,13 @@ public final class EmbeddingAnswerer {
   public static final int CACHED_TEXTS = 4096;
 
   private final TextEmbedder embedder;
-  private final Map<String, float[]> vectors = new LinkedHashMap<>(256, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
-      return size() > CACHED_TEXTS;
-    }
-  };
+  private final Map<String, float[]> vectors =
+      new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
+          return size() > CACHED_TEXTS;
+        }
+      };
   private long embedded;
 
   public EmbeddingAnswerer(TextEmbedder embedder) {
@@ -58,7 +63,10 @@ public final class EmbeddingAnswerer {
     return embedded;
   }
 
-  /** The vectors of {@code texts}, in order; each distinct text not seen lately is embedded, all in one batch. */
+  /**
+   * The vectors of {@code texts}, in order; each distinct text not seen lately is embedded, all in
+   * one batch.
+   */
   private float[][] embed(List<String> texts) {
     List<String> missing = new ArrayList<>();
     for (String text : texts) {
@@ -86,8 +94,8 @@ public final class EmbeddingAnswerer {
   /**
    * One answer.
    *
-   * @param answer the option letter or label (choice questions), the sentence (free) or the canonical
-   *     number (numeric); null when the context gave nothing to choose from
+   * @param answer the option letter or label (choice questions), the sentence (free) or the
+   *     canonical number (numeric); null when the context gave nothing to choose from
    * @param scores the options' cosines, in option order, for choice questions; null otherwise
    * @param evidence for free and numeric questions, the chosen sentence; null otherwise
    */
@@ -98,7 +106,10 @@ public final class EmbeddingAnswerer {
     return input.hasOptions() ? OPTION_TAG : SENTENCE_TAG;
   }
 
-  /** Answers {@code input} from {@code context} (passages, or the question's document in closed book). */
+  /**
+   * Answers {@code input} from {@code context} (passages, or the question's document in closed
+   * book).
+   */
   public Answer answer(AnswerInput input, List<String> context) {
     return input.hasOptions() ? chooseOption(input, context) : chooseSentence(input, context);
   }
@@ -126,7 +137,10 @@ public final class EmbeddingAnswerer {
         best = o;
       }
     }
-    String answer = AnswerTypes.LABEL.equals(input.answerType()) ? input.options().get(best) : AnswerTypes.letter(best);
+    String answer =
+        AnswerTypes.LABEL.equals(input.answerType())
+            ? input.options().get(best)
+            : AnswerTypes.letter(best);
     return new Answer(answer, scores, null);
   }
 
@@ -167,7 +181,10 @@ public final class EmbeddingAnswerer {
     return new Answer(answer, null, sentence);
   }
 
-  /** {@code text} as consecutive windows of at most {@code words} whitespace-separated words; none when blank. */
+  /**
+   * {@code text} as consecutive windows of at most {@code words} whitespace-separated words; none
+   * when blank.
+   */
   public static List<String> windows(String text, int words) {
     if (words < 1) {
       throw new IllegalArgumentException("window words: got " + words + ", expected >= 1");
@@ -178,7 +195,9 @@ public final class EmbeddingAnswerer {
     }
     String[] tokens = text.strip().split("\\s+");
     for (int start = 0; start < tokens.length; start += words) {
-      windows.add(String.join(" ", Arrays.copyOfRange(tokens, start, Math.min(tokens.length, start + words))));
+      windows.add(
+          String.join(
+              " ", Arrays.copyOfRange(tokens, start, Math.min(tokens.length, start + words))));
     }
     return windows;
   }

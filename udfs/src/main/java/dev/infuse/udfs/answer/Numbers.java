@@ -7,10 +7,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Numbers as models and benchmarks write them: {@code 42}, {@code -3.2%}, {@code $1,234.50},
- * {@code (1,234)} is not read as negative (it is as often a citation as an accounting loss),
- * {@code −7} with a Unicode minus, {@code .5}. Currency signs, thousands separators and percent signs
- * are dropped; the number is kept as written (3.2% is 3.2, not 0.032), which is how the benchmarks'
+ * Numbers as models and benchmarks write them: {@code 42}, {@code -3.2%}, {@code $1,234.50}, {@code
+ * (1,234)} is not read as negative (it is as often a citation as an accounting loss), {@code −7}
+ * with a Unicode minus, {@code .5}. Currency signs, thousands separators and percent signs are
+ * dropped; the number is kept as written (3.2% is 3.2, not 0.032), which is how the benchmarks'
  * gold answers are written too.
  */
 public final class Numbers {
@@ -18,8 +18,9 @@ public final class Numbers {
    * A number: optional sign, optional currency sign (either side of the sign), then digits with
    * well-formed thousands groups or plain digits, then an optional fraction; or a bare fraction.
    */
-  private static final Pattern NUMBER = Pattern.compile(
-      "(?<![\\w.])([-−–+]?)\\s?[$€£¥]?\\s?([-−–]?)((?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?|\\.\\d+)(?![\\d])");
+  private static final Pattern NUMBER =
+      Pattern.compile(
+          "(?<![\\w.])([-−–+]?)\\s?[$€£¥]?\\s?([-−–]?)((?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?|\\.\\d+)(?![\\d])");
 
   private Numbers() {}
 
@@ -51,14 +52,17 @@ public final class Numbers {
   }
 
   /**
-   * {@code text} read as one number, or null: the first number it holds. {@code "$1,234.50"} is 1234.5,
-   * {@code "-3.2%"} is -3.2, {@code "twelve"} is null.
+   * {@code text} read as one number, or null: the first number it holds. {@code "$1,234.50"} is
+   * 1234.5, {@code "-3.2%"} is -3.2, {@code "twelve"} is null.
    */
   public static BigDecimal parse(String text) {
     return first(text);
   }
 
-  /** The canonical string: no exponent, no trailing zeros, no "-0": {@code 1234.50} is {@code 1234.5}. */
+  /**
+   * The canonical string: no exponent, no trailing zeros, no "-0": {@code 1234.50} is {@code
+   * 1234.5}.
+   */
   public static String canonical(BigDecimal value) {
     if (value.signum() == 0) {
       return "0";

@@ -9,11 +9,11 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A versioned way of asking one benchmark's questions: the chat prompt for {@code generate} mode and the
- * context and choices for {@code loglikelihood} mode. Every prediction records the version tag it was
- * made under ({@link #tag}, e.g. {@code quality-mcq@1}, {@code quality-mcq-cot@1},
- * {@code quality-mcq-ll@1}); {@link #version} is bumped on any change to the text this class renders,
- * since any such change can move scores.
+ * A versioned way of asking one benchmark's questions: the chat prompt for {@code generate} mode
+ * and the context and choices for {@code loglikelihood} mode. Every prediction records the version
+ * tag it was made under ({@link #tag}, e.g. {@code quality-mcq@1}, {@code quality-mcq-cot@1},
+ * {@code quality-mcq-ll@1}); {@link #version} is bumped on any change to the text this class
+ * renders, since any such change can move scores.
  *
  * <p>Layout of the user message, each part only when present: the numbered context passages, the
  * premise (formats that take the question's document as part of the task, ANLI), the title, the
@@ -24,11 +24,16 @@ public final class PromptFormat implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** How the answer is asked for, and so how it is parsed. */
-  public enum Kind { MCQ, NUMERIC, FREE, LABEL }
+  public enum Kind {
+    MCQ,
+    NUMERIC,
+    FREE,
+    LABEL
+  }
 
   /** The harness's ANLI choices: the label each one stands for. */
-  private static final Map<String, String> NLI_CHOICES = Map.of("entailment", "True", "neutral", "Neither",
-      "contradiction", "False");
+  private static final Map<String, String> NLI_CHOICES =
+      Map.of("entailment", "True", "neutral", "Neither", "contradiction", "False");
 
   private final String id;
   private final int version;
@@ -45,13 +50,21 @@ public final class PromptFormat implements Serializable {
    *     closed-book model knows which story is asked about)
    * @param documentIsPremise whether the question's document is part of the task (ANLI's premise)
    */
-  public PromptFormat(String id, int version, String benchmark, Kind kind, boolean withTitle, boolean documentIsPremise,
+  public PromptFormat(
+      String id,
+      int version,
+      String benchmark,
+      Kind kind,
+      boolean withTitle,
+      boolean documentIsPremise,
       String system) {
     if (id == null || !id.matches("[a-z0-9]+(-[a-z0-9]+)*")) {
-      throw new IllegalArgumentException("prompt format id: got " + id + ", expected lowercase words joined by '-'");
+      throw new IllegalArgumentException(
+          "prompt format id: got " + id + ", expected lowercase words joined by '-'");
     }
     if (version < 1) {
-      throw new IllegalArgumentException("prompt format " + id + " version: got " + version + ", expected >= 1");
+      throw new IllegalArgumentException(
+          "prompt format " + id + " version: got " + version + ", expected >= 1");
     }
     this.id = id;
     this.version = version;
@@ -78,7 +91,10 @@ public final class PromptFormat implements Serializable {
     return kind;
   }
 
-  /** The tag of the generate prompt: {@code <id>@<version>}, or {@code <id>-cot@<version>} with chain of thought. */
+  /**
+   * The tag of the generate prompt: {@code <id>@<version>}, or {@code <id>-cot@<version>} with
+   * chain of thought.
+   */
   public String tag(boolean chainOfThought) {
     return id + (chainOfThought ? "-cot" : "") + "@" + version;
   }
@@ -88,7 +104,10 @@ public final class PromptFormat implements Serializable {
     return id + "-ll@" + version;
   }
 
-  /** Whether loglikelihood mode can answer with this format: only when the answer is one of the options. */
+  /**
+   * Whether loglikelihood mode can answer with this format: only when the answer is one of the
+   * options.
+   */
   public boolean supportsLoglikelihood() {
     return kind == Kind.MCQ || kind == Kind.LABEL;
   }
@@ -99,7 +118,11 @@ public final class PromptFormat implements Serializable {
     if (kind == Kind.MCQ) {
       requireOptions(input);
       for (int i = 0; i < input.options().size(); i++) {
-        user.append('(').append(AnswerTypes.letter(i)).append(") ").append(oneLine(input.options().get(i))).append('\n');
+        user.append('(')
+            .append(AnswerTypes.letter(i))
+            .append(") ")
+            .append(oneLine(input.options().get(i)))
+            .append('\n');
       }
     }
     user.append('\n').append(instruction(input, chainOfThought));
@@ -107,9 +130,10 @@ public final class PromptFormat implements Serializable {
   }
 
   /**
-   * The context each choice is scored after in loglikelihood mode: the same passages, title and question
-   * as the chat prompt, without the lettered options, ending with {@code Answer:}. For NLI it is the
-   * lm-evaluation-harness ANLI prompt, {@code <premise>\nQuestion: <hypothesis> True, False, or Neither?\nAnswer:}.
+   * The context each choice is scored after in loglikelihood mode: the same passages, title and
+   * question as the chat prompt, without the lettered options, ending with {@code Answer:}. For NLI
+   * it is the lm-evaluation-harness ANLI prompt, {@code <premise>\nQuestion: <hypothesis> True,
+   * False, or Neither?\nAnswer:}.
    */
   public String loglikelihoodContext(AnswerInput input) {
     requireLoglikelihood();
@@ -118,7 +142,9 @@ public final class PromptFormat implements Serializable {
       if (documentIsPremise && input.documentText() != null) {
         text.append(input.documentText().strip()).append('\n');
       }
-      return text.append("Question: ").append(oneLine(input.question())).append(" True, False, or Neither?\nAnswer:")
+      return text.append("Question: ")
+          .append(oneLine(input.question()))
+          .append(" True, False, or Neither?\nAnswer:")
           .toString();
     }
     return body(input).append("Answer:").toString();
@@ -126,8 +152,8 @@ public final class PromptFormat implements Serializable {
 
   /**
    * The continuations scored in loglikelihood mode, in option order (the scorer puts a space before
-   * each): the option texts, or for NLI the harness's True / Neither / False for entailment / neutral /
-   * contradiction.
+   * each): the option texts, or for NLI the harness's True / Neither / False for entailment /
+   * neutral / contradiction.
    */
   public List<String> loglikelihoodChoices(AnswerInput input) {
     requireOptions(input);
@@ -135,14 +161,17 @@ public final class PromptFormat implements Serializable {
   }
 
   /**
-   * {@link #loglikelihoodChoices(AnswerInput)} from the options alone: what {@code score} divides by for
-   * acc_norm, so that it normalises by the texts that were scored.
+   * {@link #loglikelihoodChoices(AnswerInput)} from the options alone: what {@code score} divides
+   * by for acc_norm, so that it normalises by the texts that were scored.
    */
   public List<String> loglikelihoodChoices(List<String> options) {
     requireLoglikelihood();
     List<String> choices = new ArrayList<>(options.size());
     for (String option : options) {
-      String text = kind == Kind.LABEL ? NLI_CHOICES.getOrDefault(option.toLowerCase(Locale.ROOT), option) : option;
+      String text =
+          kind == Kind.LABEL
+              ? NLI_CHOICES.getOrDefault(option.toLowerCase(Locale.ROOT), option)
+              : option;
       choices.add(oneLine(text));
     }
     return choices;
@@ -156,7 +185,9 @@ public final class PromptFormat implements Serializable {
     if (withTitle && input.title() != null && !input.title().isBlank()) {
       text.append("Title: ").append(oneLine(input.title())).append('\n');
     }
-    text.append(kind == Kind.LABEL ? "Hypothesis: " : "Question: ").append(input.question().strip()).append('\n');
+    text.append(kind == Kind.LABEL ? "Hypothesis: " : "Question: ")
+        .append(input.question().strip())
+        .append('\n');
     return text;
   }
 
@@ -165,7 +196,11 @@ public final class PromptFormat implements Serializable {
     if (!input.passages().isEmpty()) {
       text.append("Context:\n");
       for (int i = 0; i < input.passages().size(); i++) {
-        text.append('[').append(i + 1).append("] ").append(input.passages().get(i).strip()).append("\n\n");
+        text.append('[')
+            .append(i + 1)
+            .append("] ")
+            .append(input.passages().get(i).strip())
+            .append("\n\n");
       }
     }
     return text;
@@ -173,20 +208,27 @@ public final class PromptFormat implements Serializable {
 
   private String instruction(AnswerInput input, boolean chainOfThought) {
     return switch (kind) {
-      case MCQ -> chainOfThought
-          ? "Think step by step, then give the letter of the correct option on the last line, in the form: The answer is (X)."
-          : "Answer with the letter of the correct option only, in the form: The answer is (X).";
-      case NUMERIC -> chainOfThought
-          ? "Solve the problem step by step, then put the final numeric answer in \\boxed{}."
-          : "Give only the final numeric answer, in \\boxed{}.";
-      case FREE -> chainOfThought
-          ? "Reason step by step, then end with a line of the form: Final answer: <your answer>."
-          : "Answer concisely, on one line of the form: Final answer: <your answer>.";
+      case MCQ ->
+          chainOfThought
+              ? "Think step by step, then give the letter of the correct option on the last line, in the form: The answer is (X)."
+              : "Answer with the letter of the correct option only, in the form: The answer is (X).";
+      case NUMERIC ->
+          chainOfThought
+              ? "Solve the problem step by step, then put the final numeric answer in \\boxed{}."
+              : "Give only the final numeric answer, in \\boxed{}.";
+      case FREE ->
+          chainOfThought
+              ? "Reason step by step, then end with a line of the form: Final answer: <your answer>."
+              : "Answer concisely, on one line of the form: Final answer: <your answer>.";
       case LABEL -> {
         requireOptions(input);
-        String labels = String.join(", ", input.options().subList(0, input.options().size() - 1)) + " or "
-            + input.options().get(input.options().size() - 1);
-        yield (chainOfThought ? "Think step by step, then answer" : "Answer") + " with one word, " + labels
+        String labels =
+            String.join(", ", input.options().subList(0, input.options().size() - 1))
+                + " or "
+                + input.options().get(input.options().size() - 1);
+        yield (chainOfThought ? "Think step by step, then answer" : "Answer")
+            + " with one word, "
+            + labels
             + ", on the last line, in the form: Answer: <label>.";
       }
     };
@@ -194,19 +236,33 @@ public final class PromptFormat implements Serializable {
 
   private void requireLoglikelihood() {
     if (!supportsLoglikelihood()) {
-      throw new IllegalArgumentException("prompt format " + tag(false) + ": loglikelihood mode needs answer options, but "
-          + benchmark + " answers are " + kind.name().toLowerCase(Locale.ROOT) + "; use mode generate");
+      throw new IllegalArgumentException(
+          "prompt format "
+              + tag(false)
+              + ": loglikelihood mode needs answer options, but "
+              + benchmark
+              + " answers are "
+              + kind.name().toLowerCase(Locale.ROOT)
+              + "; use mode generate");
     }
   }
 
   private void requireOptions(AnswerInput input) {
     if (input.options().size() < 2) {
-      throw new IllegalArgumentException("question " + input.questionId() + ": got " + input.options().size()
-          + " option(s), expected at least 2 for prompt format " + tag(false));
+      throw new IllegalArgumentException(
+          "question "
+              + input.questionId()
+              + ": got "
+              + input.options().size()
+              + " option(s), expected at least 2 for prompt format "
+              + tag(false));
     }
   }
 
-  /** Options and titles on one line each, so a line break inside one cannot look like the next option. */
+  /**
+   * Options and titles on one line each, so a line break inside one cannot look like the next
+   * option.
+   */
   private static String oneLine(String text) {
     return text.strip().replaceAll("\\s*\\R\\s*", " ");
   }

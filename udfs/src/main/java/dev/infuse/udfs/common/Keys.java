@@ -6,8 +6,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * Stable keys derived from content and configuration. Parts are joined with a unit separator so that
- * ("ab", "c") and ("a", "bc") never collide.
+ * Stable keys derived from content and configuration. Parts are joined with a unit separator so
+ * that ("ab", "c") and ("a", "bc") never collide.
  */
 public final class Keys {
   private static final char SEPARATOR = '\u001f';
@@ -26,7 +26,10 @@ public final class Keys {
     return HexFormat.of().formatHex(sha256(joined.toString().getBytes(StandardCharsets.UTF_8)));
   }
 
-  /** The first 16 hex characters (64 bits) of {@link #sha256Hex}: enough for row keys within a table. */
+  /**
+   * The first 16 hex characters (64 bits) of {@link #sha256Hex}: enough for row keys within a
+   * table.
+   */
   public static String shortHash(String... parts) {
     return sha256Hex(parts).substring(0, 16);
   }

@@ -10,7 +10,8 @@ public final class Names {
 
   /**
    * The candidate nearest to {@code name}, if it is near enough to be a plausible typo: an edit
-   * distance of at most a third of the longer name (at least 2), or a shared prefix/suffix relation.
+   * distance of at most a third of the longer name (at least 2), or a shared prefix/suffix
+   * relation.
    */
   public static Optional<String> nearest(String name, Collection<String> candidates) {
     if (name == null || candidates.isEmpty()) {
@@ -27,8 +28,10 @@ public final class Names {
       }
     }
     int allowed = Math.max(2, Math.max(needle.length(), best.length()) / 3);
-    boolean related = !needle.isEmpty()
-        && (best.toLowerCase(Locale.ROOT).contains(needle) || needle.contains(best.toLowerCase(Locale.ROOT)));
+    boolean related =
+        !needle.isEmpty()
+            && (best.toLowerCase(Locale.ROOT).contains(needle)
+                || needle.contains(best.toLowerCase(Locale.ROOT)));
     return bestDistance <= allowed || related ? Optional.of(best) : Optional.empty();
   }
 

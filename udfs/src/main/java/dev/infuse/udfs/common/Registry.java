@@ -6,14 +6,17 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Named things (readers, backends, templates, metrics) registered by unique name. Registering a name
- * twice fails, and looking up an unknown name fails with the nearest valid name and the full list.
+ * Named things (readers, backends, templates, metrics) registered by unique name. Registering a
+ * name twice fails, and looking up an unknown name fails with the nearest valid name and the full
+ * list.
  */
 public final class Registry<T> {
   private final String kind;
   private final Map<String, T> entries = new LinkedHashMap<>();
 
-  /** @param kind what the entries are, for error messages: "format", "backend", … */
+  /**
+   * @param kind what the entries are, for error messages: "format", "backend", …
+   */
   public Registry(String kind) {
     this.kind = kind;
   }
@@ -43,8 +46,15 @@ public final class Registry<T> {
   }
 
   private String unknownMessage(String name) {
-    StringBuilder message = new StringBuilder("unknown ").append(kind).append(" '").append(name).append("'");
-    Names.nearest(name, entries.keySet()).ifPresent(n -> message.append("; did you mean '").append(n).append("'?"));
-    return message.append(" Valid ").append(kind).append("s: ").append(String.join(", ", entries.keySet())).toString();
+    StringBuilder message =
+        new StringBuilder("unknown ").append(kind).append(" '").append(name).append("'");
+    Names.nearest(name, entries.keySet())
+        .ifPresent(n -> message.append("; did you mean '").append(n).append("'?"));
+    return message
+        .append(" Valid ")
+        .append(kind)
+        .append("s: ")
+        .append(String.join(", ", entries.keySet()))
+        .toString();
   }
 }

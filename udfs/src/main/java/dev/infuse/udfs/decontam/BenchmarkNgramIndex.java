@@ -11,18 +11,18 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Every word n-gram of the benchmark texts (see {@link BenchmarkQuestion#protectedTexts()}), as 64-bit
- * hashes, each with the questions it comes from.
+ * Every word n-gram of the benchmark texts (see {@link BenchmarkQuestion#protectedTexts()}), as
+ * 64-bit hashes, each with the questions it comes from.
  *
- * <p>A text of at least n words contributes all its n-grams; a shorter text contributes its whole word
- * sequence as one shorter "n-gram" if it has at least {@code minShortWords} words, and nothing otherwise.
- * Words are {@link NormalizedWords}; the hash is {@link NgramHash}.
+ * <p>A text of at least n words contributes all its n-grams; a shorter text contributes its whole
+ * word sequence as one shorter "n-gram" if it has at least {@code minShortWords} words, and nothing
+ * otherwise. Words are {@link NormalizedWords}; the hash is {@link NgramHash}.
  *
- * <p>Memory: the index is three flat arrays, built once on the driver and broadcast: the distinct hashes
- * sorted ({@code long}, 8 bytes each), offsets into the question list (4 bytes per hash) and question
- * numbers (4 bytes per (n-gram, question) pair), plus the question id strings. So about 16 bytes per
- * n-gram: a benchmark suite of 100,000 questions of 100 words (10 million n-grams) takes about 160 MB.
- * Lookups are binary searches.
+ * <p>Memory: the index is three flat arrays, built once on the driver and broadcast: the distinct
+ * hashes sorted ({@code long}, 8 bytes each), offsets into the question list (4 bytes per hash) and
+ * question numbers (4 bytes per (n-gram, question) pair), plus the question id strings. So about 16
+ * bytes per n-gram: a benchmark suite of 100,000 questions of 100 words (10 million n-grams) takes
+ * about 160 MB. Lookups are binary searches.
  */
 public final class BenchmarkNgramIndex implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -36,8 +36,14 @@ public final class BenchmarkNgramIndex implements Serializable {
   // Window lengths to scan training texts with: n, then each shorter whole-text length seen.
   private final int[] lengths;
 
-  private BenchmarkNgramIndex(int ngramWords, int minShortWords, String[] questionIds, long[] hashes, int[] offsets,
-      int[] questions, int[] lengths) {
+  private BenchmarkNgramIndex(
+      int ngramWords,
+      int minShortWords,
+      String[] questionIds,
+      long[] hashes,
+      int[] offsets,
+      int[] questions,
+      int[] lengths) {
     this.ngramWords = ngramWords;
     this.minShortWords = minShortWords;
     this.questionIds = questionIds;
@@ -47,8 +53,12 @@ public final class BenchmarkNgramIndex implements Serializable {
     this.lengths = lengths;
   }
 
-  /** Indexes the protected texts of {@code benchmark} with the n and short-text minimum of {@code settings}. */
-  public static BenchmarkNgramIndex build(Iterable<BenchmarkQuestion> benchmark, DecontaminationSettings settings) {
+  /**
+   * Indexes the protected texts of {@code benchmark} with the n and short-text minimum of {@code
+   * settings}.
+   */
+  public static BenchmarkNgramIndex build(
+      Iterable<BenchmarkQuestion> benchmark, DecontaminationSettings settings) {
     int n = settings.ngramWords();
     int minShort = settings.minShortWords();
     List<String> ids = new ArrayList<>();
@@ -69,11 +79,16 @@ public final class BenchmarkNgramIndex implements Serializable {
         if (words.size() >= n) {
           lengths.add(n);
           for (int i = 0; i + n <= words.size(); i++) {
-            byHash.computeIfAbsent(NgramHash.window(wordHashes, i, n), h -> new LinkedHashSet<>()).add(number);
+            byHash
+                .computeIfAbsent(NgramHash.window(wordHashes, i, n), h -> new LinkedHashSet<>())
+                .add(number);
           }
         } else if (words.size() >= minShort) {
           lengths.add(words.size());
-          byHash.computeIfAbsent(NgramHash.window(wordHashes, 0, words.size()), h -> new LinkedHashSet<>()).add(number);
+          byHash
+              .computeIfAbsent(
+                  NgramHash.window(wordHashes, 0, words.size()), h -> new LinkedHashSet<>())
+              .add(number);
         }
       }
     }
@@ -90,7 +105,8 @@ public final class BenchmarkNgramIndex implements Serializable {
     }
     offsets[hashes.length] = at;
     int[] windowLengths = lengths.descendingSet().stream().mapToInt(Integer::intValue).toArray();
-    return new BenchmarkNgramIndex(n, minShort, ids.toArray(String[]::new), hashes, offsets, questions, windowLengths);
+    return new BenchmarkNgramIndex(
+        n, minShort, ids.toArray(String[]::new), hashes, offsets, questions, windowLengths);
   }
 
   /** The ids of the questions whose texts contain the n-gram with this hash; empty when none. */
@@ -106,7 +122,9 @@ public final class BenchmarkNgramIndex implements Serializable {
     return ids;
   }
 
-  /** The word counts a training text must be scanned with: n first, then shorter whole-text lengths. */
+  /**
+   * The word counts a training text must be scanned with: n first, then shorter whole-text lengths.
+   */
   public int[] windowLengths() {
     return lengths.clone();
   }

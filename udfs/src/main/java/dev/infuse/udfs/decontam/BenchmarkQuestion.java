@@ -9,15 +9,22 @@ import java.util.Set;
  * The fields of a {@code questions} row that decontamination protects.
  *
  * @param options the answer options, or null
- * @param gold the gold answer as the table stores it: a letter for mcq, the label, a number or free text
+ * @param gold the gold answer as the table stores it: a letter for mcq, the label, a number or free
+ *     text
  * @param goldIndex the 0-based gold option for mcq and label questions, or null
  */
-public record BenchmarkQuestion(String questionId, String question, List<String> options, String gold,
-    Integer goldIndex, String answerType) implements Serializable {
+public record BenchmarkQuestion(
+    String questionId,
+    String question,
+    List<String> options,
+    String gold,
+    Integer goldIndex,
+    String answerType)
+    implements Serializable {
 
   /**
-   * The texts a training document must not contain: the question, every option, and the gold answer's
-   * text (for mcq the gold option, not its letter). Distinct, non-blank, in that order.
+   * The texts a training document must not contain: the question, every option, and the gold
+   * answer's text (for mcq the gold option, not its letter). Distinct, non-blank, in that order.
    */
   public List<String> protectedTexts() {
     Set<String> texts = new LinkedHashSet<>();

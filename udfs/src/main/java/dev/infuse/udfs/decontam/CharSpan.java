@@ -6,7 +6,8 @@ import java.io.Serializable;
 public record CharSpan(int start, int end) implements Serializable {
   public CharSpan {
     if (start < 0 || end < start) {
-      throw new IllegalArgumentException("char span: got [" + start + ", " + end + "), expected 0 <= start <= end");
+      throw new IllegalArgumentException(
+          "char span: got [" + start + ", " + end + "), expected 0 <= start <= end");
     }
   }
 

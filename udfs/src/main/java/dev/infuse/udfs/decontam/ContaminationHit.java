@@ -10,4 +10,5 @@ import java.io.Serializable;
  * @param charStart UTF-16 index of the first matched word in the original training text
  * @param charEnd UTF-16 index just past the last matched word
  */
-public record ContaminationHit(String questionId, String ngram, int charStart, int charEnd) implements Serializable {}
+public record ContaminationHit(String questionId, String ngram, int charStart, int charEnd)
+    implements Serializable {}

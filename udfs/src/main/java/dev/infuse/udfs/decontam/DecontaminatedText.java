@@ -5,12 +5,15 @@ import java.util.List;
 /**
  * What decontamination did to one training text.
  *
- * @param text the text to keep: the original when unchanged, the shortened text, or null when dropped
- * @param outcome unchanged, shortened, dropped by {@code drop_row}, or dropped because removal left no word in it
+ * @param text the text to keep: the original when unchanged, the shortened text, or null when
+ *     dropped
+ * @param outcome unchanged, shortened, dropped by {@code drop_row}, or dropped because removal left
+ *     no word in it
  * @param hits every benchmark n-gram found, with offsets into the original text
  * @param removed the merged spans cut out of the original text (empty unless shortened or emptied)
  */
-public record DecontaminatedText(String text, Outcome outcome, List<ContaminationHit> hits, List<CharSpan> removed) {
+public record DecontaminatedText(
+    String text, Outcome outcome, List<ContaminationHit> hits, List<CharSpan> removed) {
   /** The fate of a row; {@link #action()} is the value the hits table records for its hits. */
   public enum Outcome {
     UNCHANGED(null),
@@ -24,7 +27,9 @@ public record DecontaminatedText(String text, Outcome outcome, List<Contaminatio
       this.action = action;
     }
 
-    /** remove_span, drop_row or drop_row_emptied (remove_span left no word); null when unchanged. */
+    /**
+     * remove_span, drop_row or drop_row_emptied (remove_span left no word); null when unchanged.
+     */
     public String action() {
       return action;
     }

@@ -21,6 +21,7 @@ public enum DecontaminationMode {
         return mode;
       }
     }
-    throw new IllegalArgumentException("decontamination mode: got '" + value + "', expected remove_span or drop_row");
+    throw new IllegalArgumentException(
+        "decontamination mode: got '" + value + "', expected remove_span or drop_row");
   }
 }

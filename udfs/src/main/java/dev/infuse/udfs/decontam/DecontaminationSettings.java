@@ -7,14 +7,15 @@ import java.io.Serializable;
  *
  * @param ngramWords n, the words per n-gram (13 by default: GPT-3's choice, long enough that common
  *     phrases do not match, short enough to catch a paraphrase-free copy of a question)
- * @param minShortWords a benchmark text shorter than n words is protected as one whole-text n-gram only
- *     if it has at least this many words (8 by default: shorter options such as "the old man" or "42"
- *     occur in ordinary prose and would cut innocent text)
+ * @param minShortWords a benchmark text shorter than n words is protected as one whole-text n-gram
+ *     only if it has at least this many words (8 by default: shorter options such as "the old man"
+ *     or "42" occur in ordinary prose and would cut innocent text)
  * @param mode remove the matched spans or drop the row
- * @param marginChars characters removed on each side of a matched span (200 by default, as GPT-3 and
- *     lm-eval-harness do), then widened further so no word is cut in half
+ * @param marginChars characters removed on each side of a matched span (200 by default, as GPT-3
+ *     and lm-eval-harness do), then widened further so no word is cut in half
  */
-public record DecontaminationSettings(int ngramWords, int minShortWords, DecontaminationMode mode, int marginChars)
+public record DecontaminationSettings(
+    int ngramWords, int minShortWords, DecontaminationMode mode, int marginChars)
     implements Serializable {
   public static final int DEFAULT_NGRAM_WORDS = 13;
   public static final int DEFAULT_MIN_SHORT_WORDS = 8;
@@ -22,23 +23,33 @@ public record DecontaminationSettings(int ngramWords, int minShortWords, Deconta
 
   public DecontaminationSettings {
     if (ngramWords < 1) {
-      throw new IllegalArgumentException("decontamination ngram_words: got " + ngramWords + ", expected >= 1");
+      throw new IllegalArgumentException(
+          "decontamination ngram_words: got " + ngramWords + ", expected >= 1");
     }
     if (minShortWords < 1 || minShortWords > ngramWords) {
-      throw new IllegalArgumentException("decontamination min_short_words: got " + minShortWords
-          + ", expected 1.." + ngramWords + " (at most ngram_words)");
+      throw new IllegalArgumentException(
+          "decontamination min_short_words: got "
+              + minShortWords
+              + ", expected 1.."
+              + ngramWords
+              + " (at most ngram_words)");
     }
     if (mode == null) {
-      throw new IllegalArgumentException("decontamination mode: missing, expected remove_span or drop_row");
+      throw new IllegalArgumentException(
+          "decontamination mode: missing, expected remove_span or drop_row");
     }
     if (marginChars < 0) {
-      throw new IllegalArgumentException("decontamination margin_chars: got " + marginChars + ", expected >= 0");
+      throw new IllegalArgumentException(
+          "decontamination margin_chars: got " + marginChars + ", expected >= 0");
     }
   }
 
   /** 13-grams, short texts from 8 words, remove_span with a 200-character margin. */
   public static DecontaminationSettings defaults() {
-    return new DecontaminationSettings(DEFAULT_NGRAM_WORDS, DEFAULT_MIN_SHORT_WORDS, DecontaminationMode.REMOVE_SPAN,
+    return new DecontaminationSettings(
+        DEFAULT_NGRAM_WORDS,
+        DEFAULT_MIN_SHORT_WORDS,
+        DecontaminationMode.REMOVE_SPAN,
         DEFAULT_MARGIN_CHARS);
   }
 

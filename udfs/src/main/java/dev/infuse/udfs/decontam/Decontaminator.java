@@ -6,19 +6,19 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Finds benchmark n-grams in training texts and removes them (mode {@code remove_span}) or marks the
- * text for dropping (mode {@code drop_row}).
+ * Finds benchmark n-grams in training texts and removes them (mode {@code remove_span}) or marks
+ * the text for dropping (mode {@code drop_row}).
  *
- * <p>Scanning: the text's {@link NormalizedWords} are hashed in every window of each length the index
- * holds (n, and the lengths of short whole benchmark texts) and looked up; each (window, question) pair
- * is one {@link ContaminationHit}, with the window's first and last word mapped back to offsets in the
- * original text.
+ * <p>Scanning: the text's {@link NormalizedWords} are hashed in every window of each length the
+ * index holds (n, and the lengths of short whole benchmark texts) and looked up; each (window,
+ * question) pair is one {@link ContaminationHit}, with the window's first and last word mapped back
+ * to offsets in the original text.
  *
- * <p>Removal: each hit's span is widened by {@code marginChars} on both sides (clamped to the text),
- * then outwards to the nearest word boundary so no word is left cut in half; overlapping or touching
- * spans are merged and cut out, and the remaining pieces are joined as they are. Because cuts end on word
- * boundaries, two words are never glued together. A text left without a single word (only blanks or
- * punctuation) is dropped.
+ * <p>Removal: each hit's span is widened by {@code marginChars} on both sides (clamped to the
+ * text), then outwards to the nearest word boundary so no word is left cut in half; overlapping or
+ * touching spans are merged and cut out, and the remaining pieces are joined as they are. Because
+ * cuts end on word boundaries, two words are never glued together. A text left without a single
+ * word (only blanks or punctuation) is dropped.
  */
 public final class Decontaminator implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -27,10 +27,17 @@ public final class Decontaminator implements Serializable {
   private final DecontaminationSettings settings;
 
   public Decontaminator(BenchmarkNgramIndex index, DecontaminationSettings settings) {
-    if (index.ngramWords() != settings.ngramWords() || index.minShortWords() != settings.minShortWords()) {
-      throw new IllegalArgumentException("decontamination: index built with ngram_words=" + index.ngramWords()
-          + ", min_short_words=" + index.minShortWords() + ", expected the settings' " + settings.ngramWords() + ", "
-          + settings.minShortWords());
+    if (index.ngramWords() != settings.ngramWords()
+        || index.minShortWords() != settings.minShortWords()) {
+      throw new IllegalArgumentException(
+          "decontamination: index built with ngram_words="
+              + index.ngramWords()
+              + ", min_short_words="
+              + index.minShortWords()
+              + ", expected the settings' "
+              + settings.ngramWords()
+              + ", "
+              + settings.minShortWords());
     }
     this.index = index;
     this.settings = settings;
@@ -59,8 +66,10 @@ public final class Decontaminator implements Serializable {
         }
       }
     }
-    hits.sort(Comparator.comparingInt(ContaminationHit::charStart).thenComparingInt(ContaminationHit::charEnd)
-        .thenComparing(ContaminationHit::questionId));
+    hits.sort(
+        Comparator.comparingInt(ContaminationHit::charStart)
+            .thenComparingInt(ContaminationHit::charEnd)
+            .thenComparing(ContaminationHit::questionId));
     return hits;
   }
 
@@ -71,8 +80,8 @@ public final class Decontaminator implements Serializable {
       return new DecontaminatedText(text, DecontaminatedText.Outcome.UNCHANGED, hits, List.of());
     }
     if (settings.mode() == DecontaminationMode.DROP_ROW) {
-      return new DecontaminatedText(null, DecontaminatedText.Outcome.DROPPED, hits,
-          List.of(new CharSpan(0, text.length())));
+      return new DecontaminatedText(
+          null, DecontaminatedText.Outcome.DROPPED, hits, List.of(new CharSpan(0, text.length())));
     }
     List<CharSpan> removed = removalSpans(text, hits, settings.marginChars());
     StringBuilder kept = new StringBuilder(text.length());
@@ -122,7 +131,10 @@ public final class Decontaminator implements Serializable {
     if (at > 0 && at < text.length() && Character.isLowSurrogate(text.charAt(at))) {
       at--;
     }
-    while (at > 0 && at < text.length() && isWordChar(text.codePointAt(at)) && isWordChar(text.codePointBefore(at))) {
+    while (at > 0
+        && at < text.length()
+        && isWordChar(text.codePointAt(at))
+        && isWordChar(text.codePointBefore(at))) {
       at -= Character.charCount(text.codePointBefore(at));
     }
     return at;
@@ -133,7 +145,10 @@ public final class Decontaminator implements Serializable {
     if (at > 0 && at < text.length() && Character.isLowSurrogate(text.charAt(at))) {
       at++;
     }
-    while (at > 0 && at < text.length() && isWordChar(text.codePointAt(at)) && isWordChar(text.codePointBefore(at))) {
+    while (at > 0
+        && at < text.length()
+        && isWordChar(text.codePointAt(at))
+        && isWordChar(text.codePointBefore(at))) {
       at += Character.charCount(text.codePointAt(at));
     }
     return at;

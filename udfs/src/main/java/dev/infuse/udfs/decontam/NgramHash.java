@@ -8,8 +8,8 @@ import java.util.List;
  * bytes, then a murmur3 finaliser); a window of words combines its word hashes in order and is
  * finalised again, so scanning a text costs one pass over its characters plus n multiply-adds per
  * window. Benchmark and training sides use the same functions, so equal word sequences always hash
- * equal; at 64 bits two different n-grams collide with odds of about 1 in 10^19 per pair, negligible at
- * benchmark scale (millions of n-grams).
+ * equal; at 64 bits two different n-grams collide with odds of about 1 in 10^19 per pair,
+ * negligible at benchmark scale (millions of n-grams).
  */
 final class NgramHash {
   private static final long FNV_OFFSET = 0xcbf29ce484222325L;

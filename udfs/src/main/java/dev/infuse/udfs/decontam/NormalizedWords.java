@@ -11,11 +11,14 @@ import java.util.Locale;
  * <p>A word is a maximal run of letters and digits ({@link Character#isLetterOrDigit(int)}, by code
  * point) in the original text; everything else (spaces, punctuation, symbols) only separates words.
  * Each word is then normalised with Unicode NFKC and lower-cased ({@link Locale#ROOT}), so "Ｆｉｒｅ",
- * "FIRE" and "fire" are the same word. The word's {@code charStart}/{@code charEnd} are UTF-16 indices
- * into the original, un-normalised text, so a match maps back to exact Java (and Spark) string offsets.
+ * "FIRE" and "fire" are the same word. The word's {@code charStart}/{@code charEnd} are UTF-16
+ * indices into the original, un-normalised text, so a match maps back to exact Java (and Spark)
+ * string offsets.
  */
 public final class NormalizedWords {
-  /** One word: its normalised form and its span {@code [charStart, charEnd)} in the original text. */
+  /**
+   * One word: its normalised form and its span {@code [charStart, charEnd)} in the original text.
+   */
   public record Word(String text, int charStart, int charEnd) {}
 
   private NormalizedWords() {}

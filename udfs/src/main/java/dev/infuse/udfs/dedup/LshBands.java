@@ -8,8 +8,8 @@ import java.io.Serializable;
  * equal, found as equal band keys {@code hash(band index, slice)}.
  *
  * <p>For two texts of Jaccard similarity {@code s}, a band agrees with probability {@code s^r}, so
- * {@code P(candidate) = 1 - (1 - s^r)^b}: an S-curve whose steepest point is near {@link #threshold}
- * {@code (1/b)^(1/r)}.
+ * {@code P(candidate) = 1 - (1 - s^r)^b}: an S-curve whose steepest point is near {@link
+ * #threshold} {@code (1/b)^(1/r)}.
  */
 public final class LshBands implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -19,7 +19,8 @@ public final class LshBands implements Serializable {
 
   public LshBands(int bands, int rows) {
     if (bands < 1 || rows < 1) {
-      throw new IllegalArgumentException("bands and rows: got " + bands + " and " + rows + ", expected both >= 1");
+      throw new IllegalArgumentException(
+          "bands and rows: got " + bands + " and " + rows + ", expected both >= 1");
     }
     this.bands = bands;
     this.rows = rows;
@@ -33,11 +34,20 @@ public final class LshBands implements Serializable {
     return rows;
   }
 
-  /** One key per band. The band index is hashed in, so equal slices in different bands never meet. */
+  /**
+   * One key per band. The band index is hashed in, so equal slices in different bands never meet.
+   */
   public long[] keys(long[] signature) {
     if (signature.length != bands * rows) {
-      throw new IllegalArgumentException("signature length: got " + signature.length
-          + ", expected bands × rows = " + bands + " × " + rows + " = " + bands * rows);
+      throw new IllegalArgumentException(
+          "signature length: got "
+              + signature.length
+              + ", expected bands × rows = "
+              + bands
+              + " × "
+              + rows
+              + " = "
+              + bands * rows);
     }
     long[] keys = new long[bands];
     for (int band = 0; band < bands; band++) {

@@ -4,14 +4,15 @@ import java.io.Serializable;
 import java.util.Arrays;
 
 /**
- * MinHash signatures: {@code numPermutations} seeded hash functions {@code h_i(x) = mix(a_i·x + b_i)}
- * (mod 2^64, {@code a_i} odd, {@code mix} the MurmurHash3 finaliser), and a signature holds each
- * function's minimum over a shingle set. {@code a·x + b} with odd {@code a} is a bijection on longs and
- * the finaliser makes the order of the images look random, so each position agrees between two sets
- * with probability ≈ their Jaccard similarity.
+ * MinHash signatures: {@code numPermutations} seeded hash functions {@code h_i(x) = mix(a_i·x +
+ * b_i)} (mod 2^64, {@code a_i} odd, {@code mix} the MurmurHash3 finaliser), and a signature holds
+ * each function's minimum over a shingle set. {@code a·x + b} with odd {@code a} is a bijection on
+ * longs and the finaliser makes the order of the images look random, so each position agrees
+ * between two sets with probability ≈ their Jaccard similarity.
  *
  * <p>The constants derive only from (seed, numPermutations): every executor builds the same hasher,
- * and the same seed gives the same signatures in every run. Instances are immutable and thread-safe.
+ * and the same seed gives the same signatures in every run. Instances are immutable and
+ * thread-safe.
  */
 public final class MinHasher implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -22,7 +23,8 @@ public final class MinHasher implements Serializable {
 
   public MinHasher(int numPermutations, long seed) {
     if (numPermutations < 1) {
-      throw new IllegalArgumentException("num_permutations: got " + numPermutations + ", expected >= 1");
+      throw new IllegalArgumentException(
+          "num_permutations: got " + numPermutations + ", expected >= 1");
     }
     this.seed = seed;
     this.multipliers = new long[numPermutations];
@@ -42,8 +44,8 @@ public final class MinHasher implements Serializable {
   }
 
   /**
-   * The signature of a shingle set. An empty set has every position at {@link Long#MAX_VALUE}; callers
-   * should not band such signatures (see {@link #isEmpty}), or all empty texts would match.
+   * The signature of a shingle set. An empty set has every position at {@link Long#MAX_VALUE};
+   * callers should not band such signatures (see {@link #isEmpty}), or all empty texts would match.
    */
   public long[] signature(long[] shingles) {
     int n = multipliers.length;
@@ -70,11 +72,18 @@ public final class MinHasher implements Serializable {
     return true;
   }
 
-  /** The share of positions on which two signatures agree: an unbiased estimate of Jaccard similarity. */
+  /**
+   * The share of positions on which two signatures agree: an unbiased estimate of Jaccard
+   * similarity.
+   */
   public static double estimatedJaccard(long[] a, long[] b) {
     if (a.length != b.length) {
       throw new IllegalArgumentException(
-          "signatures differ in length: " + a.length + " and " + b.length + "; expected the same num_permutations");
+          "signatures differ in length: "
+              + a.length
+              + " and "
+              + b.length
+              + "; expected the same num_permutations");
     }
     int agree = 0;
     for (int i = 0; i < a.length; i++) {

@@ -3,8 +3,9 @@ package dev.infuse.udfs.dedup;
 import java.util.Arrays;
 
 /**
- * Shingles of a text, each hashed to 64 bits. Word shingles are the {@code k} consecutive words of the
- * {@link TextNormalizer normal form}; character shingles are its {@code k} consecutive characters.
+ * Shingles of a text, each hashed to 64 bits. Word shingles are the {@code k} consecutive words of
+ * the {@link TextNormalizer normal form}; character shingles are its {@code k} consecutive
+ * characters.
  *
  * <p>A text with at least one word but fewer than {@code k} words (or characters) yields a single
  * shingle of all of it, so short texts are still compared; an empty text yields none. Results are

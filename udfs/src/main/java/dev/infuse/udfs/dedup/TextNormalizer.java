@@ -7,12 +7,12 @@ import java.util.Locale;
 /**
  * The normal form under which two texts count as exact duplicates, and its stable hash.
  *
- * <p>Steps, in order: Unicode NFKC (full-width and compatibility forms fold to their plain letters),
- * lowercase in the root locale, every punctuation or symbol character ({@code \p{P}}, {@code \p{S}})
- * replaced by a space, runs of whitespace collapsed to one space, leading and trailing space removed.
- * Punctuation becomes a space rather than nothing so that {@code "end.Start"} keeps two words.
- * So {@code "Hello,  World!"} and {@code "hello world"} are the same text; {@code "hello world 2"}
- * is not (digits are kept).
+ * <p>Steps, in order: Unicode NFKC (full-width and compatibility forms fold to their plain
+ * letters), lowercase in the root locale, every punctuation or symbol character ({@code \p{P}},
+ * {@code \p{S}}) replaced by a space, runs of whitespace collapsed to one space, leading and
+ * trailing space removed. Punctuation becomes a space rather than nothing so that {@code
+ * "end.Start"} keeps two words. So {@code "Hello, World!"} and {@code "hello world"} are the same
+ * text; {@code "hello world 2"} is not (digits are kept).
  */
 public final class TextNormalizer {
   private TextNormalizer() {}
@@ -42,8 +42,9 @@ public final class TextNormalizer {
   }
 
   /**
-   * SHA-256 hex of the normal form. 256 bits rather than 64 because exact dedup merges on equality of
-   * this hash alone: at a billion texts a 64-bit hash would collide with a few per cent probability.
+   * SHA-256 hex of the normal form. 256 bits rather than 64 because exact dedup merges on equality
+   * of this hash alone: at a billion texts a 64-bit hash would collide with a few per cent
+   * probability.
    */
   public static String exactHash(String text) {
     return Keys.sha256Hex(normalize(text));

@@ -21,18 +21,22 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A sentence-transformers encoder run by DJL: ONNX Runtime for {@code model.onnx} (the default MiniLM),
- * the PyTorch engine for a TorchScript {@code model.pt}. Texts are tokenized (truncated to
- * {@link #MAX_TOKENS}), sorted by length into batches, encoded, mean-pooled over the attention mask and
- * L2-normalised; results come back in input order.
+ * A sentence-transformers encoder run by DJL: ONNX Runtime for {@code model.onnx} (the default
+ * MiniLM), the PyTorch engine for a TorchScript {@code model.pt}. Texts are tokenized (truncated to
+ * {@link #MAX_TOKENS}), sorted by length into batches, encoded, mean-pooled over the attention mask
+ * and L2-normalised; results come back in input order.
  *
- * <p>DJL rather than ONNX Runtime directly: the same code serves both engines and {@code Devices}, and
- * the layer costs little (the benchmark in {@code tests} measures it against a raw {@code OrtSession}).
+ * <p>DJL rather than ONNX Runtime directly: the same code serves both engines and {@code Devices},
+ * and the layer costs little (the benchmark in {@code tests} measures it against a raw {@code
+ * OrtSession}).
  *
  * <p>Thread-safe: each {@link #embed} call opens its own predictor; the model underneath is shared.
  */
 public final class DjlSentenceEmbedder implements TextEmbedder {
-  /** Tokens fed per text, special tokens included; longer texts are truncated (MiniLM was trained at 256). */
+  /**
+   * Tokens fed per text, special tokens included; longer texts are truncated (MiniLM was trained at
+   * 256).
+   */
   public static final int MAX_TOKENS = 256;
 
   private final String modelId;
@@ -41,7 +45,10 @@ public final class DjlSentenceEmbedder implements TextEmbedder {
   private final int batchSize;
   private final int dimension;
 
-  private DjlSentenceEmbedder(String modelId, ZooModel<TokenBatch, float[][]> model, EmbeddingTokenizer tokenizer,
+  private DjlSentenceEmbedder(
+      String modelId,
+      ZooModel<TokenBatch, float[][]> model,
+      EmbeddingTokenizer tokenizer,
       int batchSize) {
     this.modelId = modelId;
     this.model = model;
@@ -53,37 +60,47 @@ public final class DjlSentenceEmbedder implements TextEmbedder {
   /**
    * Loads the model the files describe.
    *
-   * @param threads ONNX Runtime intra-op threads per call (1: each Spark task runs on its own core); the
-   *     PyTorch engine takes its thread count from {@code ai.djl.pytorch.num_threads} instead
+   * @param threads ONNX Runtime intra-op threads per call (1: each Spark task runs on its own
+   *     core); the PyTorch engine takes its thread count from {@code ai.djl.pytorch.num_threads}
+   *     instead
    */
-  public static DjlSentenceEmbedder load(EmbeddingModelFiles files, Device device, int batchSize, int threads) {
+  public static DjlSentenceEmbedder load(
+      EmbeddingModelFiles files, Device device, int batchSize, int threads) {
     if (batchSize < 1 || threads < 1) {
-      throw new IllegalArgumentException("embedder: batch size " + batchSize + " and threads " + threads
-          + ", expected both >= 1");
+      throw new IllegalArgumentException(
+          "embedder: batch size " + batchSize + " and threads " + threads + ", expected both >= 1");
     }
     EmbeddingTokenizer tokenizer;
     try {
       tokenizer = new EmbeddingTokenizer(files.tokenizerJson(), MAX_TOKENS);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("embed model " + files.modelFile().getParent() + ": tokenizer.json is "
-          + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "embed model " + files.modelFile().getParent() + ": tokenizer.json is " + e.getMessage(),
+          e);
     }
-    Criteria<TokenBatch, float[][]> criteria = Criteria.builder()
-        .setTypes(TokenBatch.class, float[][].class)
-        .optModelPath(files.modelFile())
-        .optEngine(files.engine())
-        .optDevice(device)
-        .optTranslator(new SentenceTranslator(files.engine()))
-        // OrtModel reads intraOpNumThreads only when interOpNumThreads is set too.
-        .optOption("interOpNumThreads", "1")
-        .optOption("intraOpNumThreads", String.valueOf(threads))
-        .build();
+    Criteria<TokenBatch, float[][]> criteria =
+        Criteria.builder()
+            .setTypes(TokenBatch.class, float[][].class)
+            .optModelPath(files.modelFile())
+            .optEngine(files.engine())
+            .optDevice(device)
+            .optTranslator(new SentenceTranslator(files.engine()))
+            // OrtModel reads intraOpNumThreads only when interOpNumThreads is set too.
+            .optOption("interOpNumThreads", "1")
+            .optOption("intraOpNumThreads", String.valueOf(threads))
+            .build();
     try {
       return new DjlSentenceEmbedder(files.modelId(), criteria.loadModel(), tokenizer, batchSize);
     } catch (IOException | ModelNotFoundException | MalformedModelException | RuntimeException e) {
       tokenizer.close();
-      throw new IllegalArgumentException("embed model: cannot load " + files.modelFile() + " with the "
-          + files.engine() + " engine: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "embed model: cannot load "
+              + files.modelFile()
+              + " with the "
+              + files.engine()
+              + " engine: "
+              + e.getMessage(),
+          e);
     }
   }
 
@@ -137,7 +154,13 @@ public final class DjlSentenceEmbedder implements TextEmbedder {
 
   @Override
   public String toString() {
-    return "DjlSentenceEmbedder[" + modelId + ", " + model.getNDManager().getDevice() + ", batch " + batchSize + "]";
+    return "DjlSentenceEmbedder["
+        + modelId
+        + ", "
+        + model.getNDManager().getDevice()
+        + ", batch "
+        + batchSize
+        + "]";
   }
 
   private int probeDimension() {
@@ -146,10 +169,12 @@ public final class DjlSentenceEmbedder implements TextEmbedder {
   }
 
   /**
-   * Turns a padded batch into the model's inputs and its output into pooled unit vectors. ONNX inputs
-   * are matched by name (a model without token_type_ids gets none); TorchScript takes them in BERT's order.
+   * Turns a padded batch into the model's inputs and its output into pooled unit vectors. ONNX
+   * inputs are matched by name (a model without token_type_ids gets none); TorchScript takes them
+   * in BERT's order.
    */
-  private static final class SentenceTranslator implements NoBatchifyTranslator<TokenBatch, float[][]> {
+  private static final class SentenceTranslator
+      implements NoBatchifyTranslator<TokenBatch, float[][]> {
     private final String engine;
     private List<String> inputNames = List.of("input_ids", "attention_mask", "token_type_ids");
 
@@ -167,8 +192,11 @@ public final class DjlSentenceEmbedder implements TextEmbedder {
       for (Pair<String, Shape> input : described) {
         String name = input.getKey();
         if (!List.of("input_ids", "attention_mask", "token_type_ids").contains(name)) {
-          throw new IllegalArgumentException("model input " + name + ": expected only input_ids, attention_mask"
-              + " and token_type_ids (a sentence-transformers export)");
+          throw new IllegalArgumentException(
+              "model input "
+                  + name
+                  + ": expected only input_ids, attention_mask"
+                  + " and token_type_ids (a sentence-transformers export)");
         }
         names.add(name);
       }
@@ -181,11 +209,12 @@ public final class DjlSentenceEmbedder implements TextEmbedder {
       Shape shape = new Shape(batch.rows(), batch.length());
       NDList inputs = new NDList();
       for (String name : inputNames) {
-        long[] data = switch (name) {
-          case "input_ids" -> batch.inputIds();
-          case "attention_mask" -> batch.attentionMask();
-          default -> batch.tokenTypeIds();
-        };
+        long[] data =
+            switch (name) {
+              case "input_ids" -> batch.inputIds();
+              case "attention_mask" -> batch.attentionMask();
+              default -> batch.tokenTypeIds();
+            };
         NDArray array = manager.create(data, shape);
         array.setName(name);
         inputs.add(array);
@@ -201,14 +230,18 @@ public final class DjlSentenceEmbedder implements TextEmbedder {
       Shape shape = hidden.getShape();
       float[] values = hidden.toFloatArray();
       if (shape.dimension() == 3) {
-        return Pooling.meanPoolNormalized(values, batch.attentionMask(), batch.rows(), batch.length(),
-            (int) shape.get(2));
+        return Pooling.meanPoolNormalized(
+            values, batch.attentionMask(), batch.rows(), batch.length(), (int) shape.get(2));
       }
       if (shape.dimension() == 2) { // the export pools itself (sentence_embedding)
         return Pooling.rowsNormalized(values, batch.rows(), (int) shape.get(1));
       }
-      throw new IllegalStateException("model output " + hidden.getName() + ": got shape " + shape
-          + ", expected [batch, tokens, dim] or [batch, dim]");
+      throw new IllegalStateException(
+          "model output "
+              + hidden.getName()
+              + ": got shape "
+              + shape
+              + ", expected [batch, tokens, dim] or [batch, dim]");
     }
 
     /** Token vectors by their usual names, else the first output. */

@@ -1,22 +1,22 @@
 package dev.infuse.udfs.embed;
 
-import ai.djl.Device;
 import dev.infuse.udfs.model.Devices;
 import dev.infuse.udfs.model.ModelSpec;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a Spark closure carries instead of an embedder. Executors turn it into one shared
- * {@link TextEmbedder} per JVM through {@code ExecutorModels.get(spec)}.
+ * What a Spark closure carries instead of an embedder. Executors turn it into one shared {@link
+ * TextEmbedder} per JVM through {@code ExecutorModels.get(spec)}.
  *
- * @param model {@code default} (all-MiniLM-L6-v2 from the jar) or a local directory with model.onnx or
- *     model.pt beside tokenizer.json, present on every executor
+ * @param model {@code default} (all-MiniLM-L6-v2 from the jar) or a local directory with model.onnx
+ *     or model.pt beside tokenizer.json, present on every executor
  * @param device {@code auto}, {@code cpu}, {@code gpu} or {@code gpu:N}
  * @param batchSize texts per forward pass
  * @param threads ONNX Runtime intra-op threads per call
  */
-public record EmbedderSpec(String model, String device, int batchSize, int threads) implements ModelSpec<TextEmbedder> {
+public record EmbedderSpec(String model, String device, int batchSize, int threads)
+    implements ModelSpec<TextEmbedder> {
   private static final long serialVersionUID = 1L;
 
   /** The MiniLM default on the device {@code auto}, batches of 32, one thread. */
@@ -24,7 +24,10 @@ public record EmbedderSpec(String model, String device, int batchSize, int threa
     return new EmbedderSpec(EmbeddingModelFiles.DEFAULT, "auto", 32, 1);
   }
 
-  /** Every problem with these values, each naming the option and the expected value; empty when valid. */
+  /**
+   * Every problem with these values, each naming the option and the expected value; empty when
+   * valid.
+   */
   public List<String> problems() {
     List<String> problems = new ArrayList<>();
     if (model == null || model.isBlank()) {
@@ -44,7 +47,14 @@ public record EmbedderSpec(String model, String device, int batchSize, int threa
 
   @Override
   public String cacheKey() {
-    return "embedder:" + model.trim() + "|" + device + "|batch=" + batchSize + "|threads=" + threads;
+    return "embedder:"
+        + model.trim()
+        + "|"
+        + device
+        + "|batch="
+        + batchSize
+        + "|threads="
+        + threads;
   }
 
   @Override
@@ -54,6 +64,7 @@ public record EmbedderSpec(String model, String device, int batchSize, int threa
       throw new IllegalArgumentException("embedder spec: " + String.join("; ", problems));
     }
     EmbeddingModelFiles files = EmbeddingModelFiles.resolve(model);
-    return DjlSentenceEmbedder.load(files, Devices.resolve(device, files.engine()), batchSize, threads);
+    return DjlSentenceEmbedder.load(
+        files, Devices.resolve(device, files.engine()), batchSize, threads);
   }
 }

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Tokenizes text for a sentence encoder: special tokens added, truncated to {@code maxTokens} (special
- * tokens included), no padding. Unlike {@code Tokenizers}' chunking tokenizer, which must see every
- * token, an encoder only takes its first {@code maxTokens}.
+ * Tokenizes text for a sentence encoder: special tokens added, truncated to {@code maxTokens}
+ * (special tokens included), no padding. Unlike {@code Tokenizers}' chunking tokenizer, which must
+ * see every token, an encoder only takes its first {@code maxTokens}.
  *
  * <p>Thread-safe: encoding only reads the native tokenizer.
  */
@@ -27,14 +27,24 @@ public final class EmbeddingTokenizer implements AutoCloseable {
   public EmbeddingTokenizer(byte[] tokenizerJson, int maxTokens) {
     this.maxTokens = maxTokens;
     LibUtils.checkStatus(); // a native library that fails to load is not a bad tokenizer.json
-    Map<String, String> options = Map.of("addSpecialTokens", "true", "truncation", "true", "padding", "false",
-        "maxLength", String.valueOf(maxTokens));
+    Map<String, String> options =
+        Map.of(
+            "addSpecialTokens",
+            "true",
+            "truncation",
+            "true",
+            "padding",
+            "false",
+            "maxLength",
+            String.valueOf(maxTokens));
     try {
-      this.tokenizer = HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(tokenizerJson), options);
+      this.tokenizer =
+          HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(tokenizerJson), options);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("not a Hugging Face tokenizer.json (" + e.getMessage() + ")", e);
+      throw new IllegalArgumentException(
+          "not a Hugging Face tokenizer.json (" + e.getMessage() + ")", e);
     }
   }
 
@@ -66,7 +76,9 @@ public final class EmbeddingTokenizer implements AutoCloseable {
     char[] chars = null;
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
-      if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
         i++;
       } else if (Character.isSurrogate(c)) {
         if (chars == null) {

@@ -1,9 +1,10 @@
 package dev.infuse.udfs.embed;
 
 /**
- * Sentence-transformers pooling in plain Java: the mean of the token vectors under the attention mask,
- * then L2 normalisation. Done on the JVM, not as tensor ops, so that no engine needs more than its
- * forward pass (ONNX Runtime has few NDArray ops of its own, and DJL would load libtorch for them).
+ * Sentence-transformers pooling in plain Java: the mean of the token vectors under the attention
+ * mask, then L2 normalisation. Done on the JVM, not as tensor ops, so that no engine needs more
+ * than its forward pass (ONNX Runtime has few NDArray ops of its own, and DJL would load libtorch
+ * for them).
  */
 public final class Pooling {
   private Pooling() {}
@@ -13,7 +14,8 @@ public final class Pooling {
    * @param mask {@code [rows, length]}, 1 for a real token
    * @return {@code rows} unit vectors
    */
-  public static float[][] meanPoolNormalized(float[] hidden, long[] mask, int rows, int length, int dim) {
+  public static float[][] meanPoolNormalized(
+      float[] hidden, long[] mask, int rows, int length, int dim) {
     float[][] result = new float[rows][];
     for (int r = 0; r < rows; r++) {
       float[] sum = new float[dim];

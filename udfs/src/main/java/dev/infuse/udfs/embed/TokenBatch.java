@@ -3,10 +3,11 @@ package dev.infuse.udfs.embed;
 import java.util.List;
 
 /**
- * A padded batch, row-major {@code [rows, length]}, ready to become int64 tensors. Padding has id 0,
- * type 0 and mask 0, so it is neither attended to nor pooled.
+ * A padded batch, row-major {@code [rows, length]}, ready to become int64 tensors. Padding has id
+ * 0, type 0 and mask 0, so it is neither attended to nor pooled.
  */
-public record TokenBatch(int rows, int length, long[] inputIds, long[] attentionMask, long[] tokenTypeIds) {
+public record TokenBatch(
+    int rows, int length, long[] inputIds, long[] attentionMask, long[] tokenTypeIds) {
 
   /** Pads {@code texts} to the longest of them. */
   public static TokenBatch pad(List<TokenIds> texts) {

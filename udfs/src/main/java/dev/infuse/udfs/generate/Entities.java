@@ -11,27 +11,122 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Model-free named-entity candidates: runs of capitalised words ("Earth Central", "Comity of Planets",
- * "Tr'en"). A capital at the start of a sentence or quotation says nothing, so such a run counts only if
- * the same name also appears mid-sentence or starts two sentences; pronouns, days, months, titles and
- * common sentence openers never count. Ranked by frequency, it finds the characters and places a
- * reader would list, without a tagger model.
+ * Model-free named-entity candidates: runs of capitalised words ("Earth Central", "Comity of
+ * Planets", "Tr'en"). A capital at the start of a sentence or quotation says nothing, so such a run
+ * counts only if the same name also appears mid-sentence or starts two sentences; pronouns, days,
+ * months, titles and common sentence openers never count. Ranked by frequency, it finds the
+ * characters and places a reader would list, without a tagger model.
  */
 public final class Entities {
-  private static final Pattern TOKEN = Pattern.compile("(?:\\p{Lu}\\.){2,}|[\\p{L}\\p{N}][\\p{L}\\p{N}'’\\-]*");
-  private static final Set<String> CONNECTORS = Set.of("of", "de", "du", "da", "del", "von", "van", "der", "la", "le");
-  private static final Set<String> NOT_NAMES = Set.of(
-      "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march",
-      "april", "june", "july", "august", "september", "october", "november", "december", "mr", "mrs", "ms", "dr",
-      "sir", "madam", "ma'am", "miss", "oh", "ah", "yes", "yeah", "well", "okay", "ok", "hey", "please", "thank",
-      "thanks", "sure", "right", "however", "meanwhile", "suddenly", "perhaps", "maybe", "instead", "besides",
-      "anyway", "although", "though", "while", "because", "unless", "since", "until", "whatever", "whenever",
-      "nothing", "everything", "something", "anything", "everyone", "someone", "nobody", "somebody", "anyone",
-      "everybody", "good", "chapter", "illustrated", "like", "first", "finally", "later", "soon", "sometimes",
-      "often", "look", "listen", "come", "go", "see", "tell", "don't", "didn't", "can't", "won't", "i'm", "i'll",
-      "i'd", "i've", "it's", "that's", "there's", "what's", "he's", "she's", "let's", "we'll", "you'll", "you're");
+  private static final Pattern TOKEN =
+      Pattern.compile("(?:\\p{Lu}\\.){2,}|[\\p{L}\\p{N}][\\p{L}\\p{N}'’\\-]*");
+  private static final Set<String> CONNECTORS =
+      Set.of("of", "de", "du", "da", "del", "von", "van", "der", "la", "le");
+  private static final Set<String> NOT_NAMES =
+      Set.of(
+          "monday",
+          "tuesday",
+          "wednesday",
+          "thursday",
+          "friday",
+          "saturday",
+          "sunday",
+          "january",
+          "february",
+          "march",
+          "april",
+          "june",
+          "july",
+          "august",
+          "september",
+          "october",
+          "november",
+          "december",
+          "mr",
+          "mrs",
+          "ms",
+          "dr",
+          "sir",
+          "madam",
+          "ma'am",
+          "miss",
+          "oh",
+          "ah",
+          "yes",
+          "yeah",
+          "well",
+          "okay",
+          "ok",
+          "hey",
+          "please",
+          "thank",
+          "thanks",
+          "sure",
+          "right",
+          "however",
+          "meanwhile",
+          "suddenly",
+          "perhaps",
+          "maybe",
+          "instead",
+          "besides",
+          "anyway",
+          "although",
+          "though",
+          "while",
+          "because",
+          "unless",
+          "since",
+          "until",
+          "whatever",
+          "whenever",
+          "nothing",
+          "everything",
+          "something",
+          "anything",
+          "everyone",
+          "someone",
+          "nobody",
+          "somebody",
+          "anyone",
+          "everybody",
+          "good",
+          "chapter",
+          "illustrated",
+          "like",
+          "first",
+          "finally",
+          "later",
+          "soon",
+          "sometimes",
+          "often",
+          "look",
+          "listen",
+          "come",
+          "go",
+          "see",
+          "tell",
+          "don't",
+          "didn't",
+          "can't",
+          "won't",
+          "i'm",
+          "i'll",
+          "i'd",
+          "i've",
+          "it's",
+          "that's",
+          "there's",
+          "what's",
+          "he's",
+          "she's",
+          "let's",
+          "we'll",
+          "you'll",
+          "you're");
   private static final Pattern CONTRACTION = Pattern.compile("'(?:s|d|ll|ve|re|m|t)$|n't$");
-  private static final Set<Character> OPENERS = Set.of('"', '“', '‘', '\'', '(', '[', '«', ':', '—', '-', ';');
+  private static final Set<Character> OPENERS =
+      Set.of('"', '“', '‘', '\'', '(', '[', '«', ':', '—', '-', ';');
 
   /**
    * A candidate entity with how often it occurs.
@@ -49,9 +144,13 @@ public final class Entities {
 
   private Entities() {}
 
-  /** The {@code max} most frequent entities of the sentences, most frequent first (ties: first seen first). */
+  /**
+   * The {@code max} most frequent entities of the sentences, most frequent first (ties: first seen
+   * first).
+   */
   public static List<Entity> extract(List<Sentence> sentences, int max) {
-    Map<String, int[]> stats = new LinkedHashMap<>(); // name -> {total, midSentence, atStart, firstSentence}
+    Map<String, int[]> stats =
+        new LinkedHashMap<>(); // name -> {total, midSentence, atStart, firstSentence}
     for (Sentence sentence : sentences) {
       for (Span span : spans(sentence.text())) {
         int[] s = stats.computeIfAbsent(span.text(), k -> new int[] {0, 0, 0, sentence.index()});
@@ -60,12 +159,14 @@ public final class Entities {
       }
     }
     List<Entity> entities = new ArrayList<>();
-    stats.forEach((name, s) -> {
-      if (s[1] >= 1 || s[2] >= 2) {
-        entities.add(new Entity(name, s[0], s[3]));
-      }
-    });
-    entities.sort(Comparator.comparingInt((Entity e) -> -e.count()).thenComparingInt(Entity::firstSentence));
+    stats.forEach(
+        (name, s) -> {
+          if (s[1] >= 1 || s[2] >= 2) {
+            entities.add(new Entity(name, s[0], s[3]));
+          }
+        });
+    entities.sort(
+        Comparator.comparingInt((Entity e) -> -e.count()).thenComparingInt(Entity::firstSentence));
     return List.copyOf(entities.subList(0, Math.min(Math.max(0, max), entities.size())));
   }
 
@@ -86,14 +187,17 @@ public final class Entities {
       List<int[]> run = new ArrayList<>();
       run.add(tokens.get(i));
       int j = i + 1;
-      while (j < tokens.size() && !possessive(text, run.get(run.size() - 1))
+      while (j < tokens.size()
+          && !possessive(text, run.get(run.size() - 1))
           && singleSpace(text, tokens.get(j - 1), tokens.get(j))) {
         int[] token = tokens.get(j);
         if (capitalised(text, token)) {
           run.add(token);
           j++;
-        } else if (CONNECTORS.contains(word(text, token)) && j + 1 < tokens.size()
-            && singleSpace(text, token, tokens.get(j + 1)) && capitalised(text, tokens.get(j + 1))) {
+        } else if (CONNECTORS.contains(word(text, token))
+            && j + 1 < tokens.size()
+            && singleSpace(text, token, tokens.get(j + 1))
+            && capitalised(text, tokens.get(j + 1))) {
           run.add(token);
           j++;
         } else {
@@ -114,17 +218,20 @@ public final class Entities {
 
   /** A pattern matching {@code entity} as whole words, ignoring case. */
   public static Pattern mentionPattern(String entity) {
-    return Pattern.compile("(?<![\\p{L}\\p{N}])" + Pattern.quote(entity.strip()) + "(?![\\p{L}\\p{N}])",
+    return Pattern.compile(
+        "(?<![\\p{L}\\p{N}])" + Pattern.quote(entity.strip()) + "(?![\\p{L}\\p{N}])",
         Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
   }
 
   private static void addTrimmed(String text, List<int[]> run, boolean initial, List<Span> out) {
     int from = 0;
     int to = run.size();
-    while (from < to && (notName(text, run.get(from)) || CONNECTORS.contains(word(text, run.get(from))))) {
+    while (from < to
+        && (notName(text, run.get(from)) || CONNECTORS.contains(word(text, run.get(from))))) {
       from++;
     }
-    while (to > from && (notName(text, run.get(to - 1)) || CONNECTORS.contains(word(text, run.get(to - 1))))) {
+    while (to > from
+        && (notName(text, run.get(to - 1)) || CONNECTORS.contains(word(text, run.get(to - 1))))) {
       to--;
     }
     if (from >= to) {
@@ -156,7 +263,11 @@ public final class Entities {
       return true;
     }
     char before = text.charAt(k);
-    return OPENERS.contains(before) || before == '.' || before == '!' || before == '?' || before == '…';
+    return OPENERS.contains(before)
+        || before == '.'
+        || before == '!'
+        || before == '?'
+        || before == '…';
   }
 
   private static boolean capitalised(String text, int[] token) {
@@ -196,5 +307,4 @@ public final class Entities {
   private static String word(String text, int[] token) {
     return text.substring(token[0], token[1]).toLowerCase(Locale.ROOT);
   }
-
 }

@@ -8,9 +8,9 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Reads the {@code entities} output: a JSON array of entity names, trimmed and de-duplicated ignoring
- * case (the first spelling wins). Accepts fences, leading prose, an {"entities": [...]} wrapper and
- * items written as {"name": ...}; never throws, reports bad items one by one.
+ * Reads the {@code entities} output: a JSON array of entity names, trimmed and de-duplicated
+ * ignoring case (the first spelling wins). Accepts fences, leading prose, an {"entities": [...]}
+ * wrapper and items written as {"name": ...}; never throws, reports bad items one by one.
  */
 public final class EntityListParser {
   private static final List<String> WRAPPERS = List.of("entities", "names", "items");
@@ -36,7 +36,8 @@ public final class EntityListParser {
         }
       }
       if (items == null) {
-        return ParseResult.failure("a JSON object without an entities array (keys: " + QaPairsParser.keys(tree) + ")");
+        return ParseResult.failure(
+            "a JSON object without an entities array (keys: " + QaPairsParser.keys(tree) + ")");
       }
       tree = items;
     }
@@ -61,7 +62,8 @@ public final class EntityListParser {
         }
       }
       if (!value.isTextual()) {
-        problems.add(label + "not a string, got " + value.getNodeType().toString().toLowerCase(Locale.ROOT));
+        problems.add(
+            label + "not a string, got " + value.getNodeType().toString().toLowerCase(Locale.ROOT));
         continue;
       }
       String name = Sentences.normalize(value.asText());

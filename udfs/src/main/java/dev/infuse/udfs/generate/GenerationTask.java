@@ -11,10 +11,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The generation task kinds and their variables: the seam between a prompt and a backend. A request's
- * {@link ChatRequest#task()} holds {@link #KIND} plus the template variables, so an HTTP backend sends
- * the rendered messages while the {@code extractive} backend computes the same output format from the
- * variables alone, and one parser reads both.
+ * The generation task kinds and their variables: the seam between a prompt and a backend. A
+ * request's {@link ChatRequest#task()} holds {@link #KIND} plus the template variables, so an HTTP
+ * backend sends the rendered messages while the {@code extractive} backend computes the same output
+ * format from the variables alone, and one parser reads both.
  */
 public final class GenerationTask {
   /** The task-map key naming the kind. */
@@ -22,27 +22,43 @@ public final class GenerationTask {
 
   /** Question-answer pairs; output a JSON array of {question, answer}. Vars: document, title, n. */
   public static final String QA = "qa";
+
   /** A WRAP-like restyling; output plain text. Vars: document, title, style. */
   public static final String REPHRASE = "rephrase";
+
   /** Salient entities; output a JSON array of strings. Vars: document, title, max_entities. */
   public static final String ENTITIES = "entities";
-  /** An EntiGraph-like document about 1–3 entities; output plain text. Vars: document, title, entities. */
+
+  /**
+   * An EntiGraph-like document about 1–3 entities; output plain text. Vars: document, title,
+   * entities.
+   */
   public static final String ENTITY_DOC = "entity_doc";
-  /** Focal rewriting: the document rewritten around given questions; plain text. Vars: document, title, questions. */
+
+  /**
+   * Focal rewriting: the document rewritten around given questions; plain text. Vars: document,
+   * title, questions.
+   */
   public static final String FOCAL = "focal";
 
   /** The source document text. */
   public static final String DOCUMENT = "document";
+
   /** The document title, possibly empty. */
   public static final String TITLE = "title";
+
   /** How many QA pairs, a decimal integer >= 1. */
   public static final String N = "n";
+
   /** The rephrase style, one of {@link #STYLES}. */
   public static final String STYLE = "style";
+
   /** The most entities to list, a decimal integer >= 1. */
   public static final String MAX_ENTITIES = "max_entities";
+
   /** A JSON array of 1–3 entity strings. */
   public static final String ENTITIES_VAR = "entities";
+
   /** A JSON array of question strings. */
   public static final String QUESTIONS = "questions";
 
@@ -50,18 +66,21 @@ public final class GenerationTask {
   public static final String STYLE_ENCYCLOPEDIC = "encyclopedic";
   public static final String STYLE_TERSE = "terse";
   public static final String STYLE_QA_DIALOGUE = "qa_dialogue";
+
   /** The rephrase styles, in a stable order. */
-  public static final List<String> STYLES = List.of(STYLE_SIMPLE, STYLE_ENCYCLOPEDIC, STYLE_TERSE, STYLE_QA_DIALOGUE);
+  public static final List<String> STYLES =
+      List.of(STYLE_SIMPLE, STYLE_ENCYCLOPEDIC, STYLE_TERSE, STYLE_QA_DIALOGUE);
 
   /** Every kind, in a stable order. */
   public static final List<String> KINDS = List.of(QA, REPHRASE, ENTITIES, ENTITY_DOC, FOCAL);
 
-  private static final Map<String, Set<String>> VARIABLES = Map.of(
-      QA, Set.of(DOCUMENT, TITLE, N),
-      REPHRASE, Set.of(DOCUMENT, TITLE, STYLE),
-      ENTITIES, Set.of(DOCUMENT, TITLE, MAX_ENTITIES),
-      ENTITY_DOC, Set.of(DOCUMENT, TITLE, ENTITIES_VAR),
-      FOCAL, Set.of(DOCUMENT, TITLE, QUESTIONS));
+  private static final Map<String, Set<String>> VARIABLES =
+      Map.of(
+          QA, Set.of(DOCUMENT, TITLE, N),
+          REPHRASE, Set.of(DOCUMENT, TITLE, STYLE),
+          ENTITIES, Set.of(DOCUMENT, TITLE, MAX_ENTITIES),
+          ENTITY_DOC, Set.of(DOCUMENT, TITLE, ENTITIES_VAR),
+          FOCAL, Set.of(DOCUMENT, TITLE, QUESTIONS));
 
   private GenerationTask() {}
 
@@ -86,7 +105,8 @@ public final class GenerationTask {
         return "gen-qa";
       case REPHRASE:
         if (!STYLES.contains(style)) {
-          throw new IllegalArgumentException("style: got " + style + ", expected one of " + String.join(", ", STYLES));
+          throw new IllegalArgumentException(
+              "style: got " + style + ", expected one of " + String.join(", ", STYLES));
         }
         return "rephrase/" + style.replace('_', '-');
       case ENTITIES:
@@ -101,11 +121,16 @@ public final class GenerationTask {
   }
 
   /**
-   * A request for one task: the template rendered with {@code vars}, and a task map of the kind plus
-   * the variables the kind takes (others are dropped, so the map is the same whatever extras a caller has).
+   * A request for one task: the template rendered with {@code vars}, and a task map of the kind
+   * plus the variables the kind takes (others are dropped, so the map is the same whatever extras a
+   * caller has).
    */
   public static ChatRequest request(
-      String kind, PromptTemplate template, Map<String, String> vars, String model, GenerationParams params) {
+      String kind,
+      PromptTemplate template,
+      Map<String, String> vars,
+      String model,
+      GenerationParams params) {
     Set<String> allowed = variables(kind);
     List<ChatMessage> messages = new ArrayList<>();
     for (PromptTemplate.Message message : template.render(vars)) {

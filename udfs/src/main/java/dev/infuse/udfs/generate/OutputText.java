@@ -13,17 +13,18 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The cleanup every model output needs before parsing: Markdown code fences, prose before the JSON, and
- * JSON cut off by the token limit (the complete array items before the cut are still usable).
+ * The cleanup every model output needs before parsing: Markdown code fences, prose before the JSON,
+ * and JSON cut off by the token limit (the complete array items before the cut are still usable).
  */
 final class OutputText {
-  private static final Pattern FENCE = Pattern.compile("```[A-Za-z0-9_-]*[ \\t]*\\R?(.*?)(?:```|\\z)", Pattern.DOTALL);
+  private static final Pattern FENCE =
+      Pattern.compile("```[A-Za-z0-9_-]*[ \\t]*\\R?(.*?)(?:```|\\z)", Pattern.DOTALL);
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final JsonFactory FACTORY = MAPPER.getFactory();
 
   /**
-   * A JSON value found in the output: either a whole tree, or the items of a top-level array read one by
-   * one up to a syntax error.
+   * A JSON value found in the output: either a whole tree, or the items of a top-level array read
+   * one by one up to a syntax error.
    *
    * @param tree the parsed value; for an array cut short, an array of the complete items
    * @param truncation why reading stopped early, or null when the value was complete
@@ -32,7 +33,10 @@ final class OutputText {
 
   private OutputText() {}
 
-  /** The inside of the first code fence, if the output has one (an unclosed fence runs to the end); else the text. */
+  /**
+   * The inside of the first code fence, if the output has one (an unclosed fence runs to the end);
+   * else the text.
+   */
   static String unfence(String raw) {
     Matcher matcher = FENCE.matcher(raw);
     if (matcher.find()) {
@@ -42,8 +46,8 @@ final class OutputText {
   }
 
   /**
-   * The first JSON array or object in {@code raw} (fences and leading prose skipped); null when there is
-   * none. An array whose text breaks off keeps the items read before the break.
+   * The first JSON array or object in {@code raw} (fences and leading prose skipped); null when
+   * there is none. An array whose text breaks off keeps the items read before the break.
    */
   static Json firstJson(String raw) {
     String text = unfence(raw).strip();
@@ -86,8 +90,13 @@ final class OutputText {
         if (items.isEmpty()) {
           return null;
         }
-        return new Json(MAPPER.valueToTree(items), "output breaks off after item " + items.size()
-            + " (truncated or invalid JSON: " + e.getOriginalMessage() + ")");
+        return new Json(
+            MAPPER.valueToTree(items),
+            "output breaks off after item "
+                + items.size()
+                + " (truncated or invalid JSON: "
+                + e.getOriginalMessage()
+                + ")");
       }
     } catch (IOException e) {
       return null;

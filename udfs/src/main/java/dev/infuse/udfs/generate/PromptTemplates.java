@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The prompt templates a run may use, by id (the latest version) or by id and version. The jobs module
- * loads the YAML files (udfs has no YAML parser) and hands them here; every template is checked on the
- * way in, so a bad file fails the run before any row is generated.
+ * The prompt templates a run may use, by id (the latest version) or by id and version. The jobs
+ * module loads the YAML files (udfs has no YAML parser) and hands them here; every template is
+ * checked on the way in, so a bad file fails the run before any row is generated.
  */
 public final class PromptTemplates {
   private final Registry<PromptTemplate> byVersion = new Registry<>("prompt version");
@@ -19,13 +19,19 @@ public final class PromptTemplates {
 
   private PromptTemplates(Collection<PromptTemplate> templates) {
     List<PromptTemplate> sorted = new ArrayList<>(templates);
-    sorted.sort(Comparator.comparing(PromptTemplate::id)
-        .thenComparing(PromptTemplate::version, Comparator.reverseOrder()));
+    sorted.sort(
+        Comparator.comparing(PromptTemplate::id)
+            .thenComparing(PromptTemplate::version, Comparator.reverseOrder()));
     for (PromptTemplate template : sorted) {
       List<String> problems = template.problems();
       if (!problems.isEmpty()) {
-        throw new IllegalArgumentException("prompt " + template.id() + "@v" + template.version() + ": "
-            + String.join("; ", problems));
+        throw new IllegalArgumentException(
+            "prompt "
+                + template.id()
+                + "@v"
+                + template.version()
+                + ": "
+                + String.join("; ", problems));
       }
       byVersion.register(key(template.id(), template.version()), template);
       if (!latest.contains(template.id())) {
@@ -34,7 +40,10 @@ public final class PromptTemplates {
     }
   }
 
-  /** @throws IllegalArgumentException for an invalid template; IllegalStateException for a repeated id and version */
+  /**
+   * @throws IllegalArgumentException for an invalid template; IllegalStateException for a repeated
+   *     id and version
+   */
   public static PromptTemplates of(Collection<PromptTemplate> templates) {
     return new PromptTemplates(templates);
   }

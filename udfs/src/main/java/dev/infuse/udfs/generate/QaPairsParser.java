@@ -10,9 +10,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Reads the {@code qa} output: a JSON array of {"question", "answer"} objects. Models wrap it in code
- * fences, put a sentence before it, or (in JSON-object mode) wrap it as {"pairs": [...]} or {"qa": [...]};
- * all of that is accepted. Never throws: bad items are reported one by one and the good ones kept.
+ * Reads the {@code qa} output: a JSON array of {"question", "answer"} objects. Models wrap it in
+ * code fences, put a sentence before it, or (in JSON-object mode) wrap it as {"pairs": [...]} or
+ * {"qa": [...]}; all of that is accepted. Never throws: bad items are reported one by one and the
+ * good ones kept.
  */
 public final class QaPairsParser {
   private static final List<String> WRAPPERS = List.of("pairs", "qa", "qa_pairs", "questions");
@@ -35,7 +36,8 @@ public final class QaPairsParser {
       } else if (tree.has("question") || tree.has("answer")) {
         tree = JsonNodeFactory.instance.arrayNode().add(tree);
       } else {
-        return ParseResult.failure("a JSON object without a pairs or qa array (keys: " + keys(tree) + ")");
+        return ParseResult.failure(
+            "a JSON object without a pairs or qa array (keys: " + keys(tree) + ")");
       }
     }
     List<QaPair> pairs = new ArrayList<>();
@@ -45,7 +47,8 @@ public final class QaPairsParser {
       String label = "item " + (i + 1) + ": ";
       JsonNode item = tree.get(i);
       if (!item.isObject()) {
-        problems.add(label + "not an object, got " + item.getNodeType().toString().toLowerCase(Locale.ROOT));
+        problems.add(
+            label + "not an object, got " + item.getNodeType().toString().toLowerCase(Locale.ROOT));
         continue;
       }
       String question = text(item, "question", label, problems);
@@ -86,7 +89,11 @@ public final class QaPairsParser {
       return null;
     }
     if (!value.isTextual()) {
-      problems.add(label + field + " is not a string, got " + value.getNodeType().toString().toLowerCase(Locale.ROOT));
+      problems.add(
+          label
+              + field
+              + " is not a string, got "
+              + value.getNodeType().toString().toLowerCase(Locale.ROOT));
       return null;
     }
     String text = value.asText().strip();

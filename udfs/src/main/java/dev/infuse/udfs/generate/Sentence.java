@@ -7,7 +7,8 @@ package dev.infuse.udfs.generate;
  * @param paragraph the paragraph (blank-line separated) it belongs to, from 0
  * @param start first char in the document
  * @param end one past the last char in the document
- * @param text the sentence with every whitespace run (hard line breaks, odd spacing) collapsed to one space
+ * @param text the sentence with every whitespace run (hard line breaks, odd spacing) collapsed to
+ *     one space
  */
 public record Sentence(int index, int paragraph, int start, int end, String text) {
   /** Whitespace-separated words of {@link #text}. */

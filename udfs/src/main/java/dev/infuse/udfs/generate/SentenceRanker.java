@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Ranks a document's sentences by relevance to a query: the IDF-weighted overlap of content terms, with
- * IDF computed over the document's own sentences, so a term that occurs everywhere (the protagonist's
- * name) counts little and a rare one (the detail a question probes) counts much.
+ * Ranks a document's sentences by relevance to a query: the IDF-weighted overlap of content terms,
+ * with IDF computed over the document's own sentences, so a term that occurs everywhere (the
+ * protagonist's name) counts little and a rare one (the detail a question probes) counts much.
  */
 public final class SentenceRanker {
   private final List<Sentence> sentences;
@@ -33,7 +33,10 @@ public final class SentenceRanker {
     df.forEach((term, count) -> idf.put(term, Math.log((n + 1.0) / (count + 0.5))));
   }
 
-  /** The relevance of sentence {@code index} to {@code query}: the summed IDF of shared distinct terms. */
+  /**
+   * The relevance of sentence {@code index} to {@code query}: the summed IDF of shared distinct
+   * terms.
+   */
   public double score(String query, int index) {
     double score = 0;
     for (String term : new LinkedHashSet<>(Words.terms(query))) {
@@ -44,7 +47,10 @@ public final class SentenceRanker {
     return score;
   }
 
-  /** The indices of the {@code k} most relevant sentences with a positive score, best first (ties: earlier first). */
+  /**
+   * The indices of the {@code k} most relevant sentences with a positive score, best first (ties:
+   * earlier first).
+   */
   public List<Integer> top(String query, int k) {
     List<double[]> scored = new ArrayList<>();
     for (int i = 0; i < sentences.size(); i++) {

@@ -6,18 +6,20 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * A rule-based sentence splitter for English prose as it arrives from benchmarks: hard-wrapped lines,
- * runs of spaces, quoted dialogue, abbreviations (Mr., Dr., e.g., U.S.), initials and decimals. A blank
- * line always ends a sentence; a single line break is just a space. Offsets point into the original
- * text so callers can quote exact spans.
+ * A rule-based sentence splitter for English prose as it arrives from benchmarks: hard-wrapped
+ * lines, runs of spaces, quoted dialogue, abbreviations (Mr., Dr., e.g., U.S.), initials and
+ * decimals. A blank line always ends a sentence; a single line break is just a space. Offsets point
+ * into the original text so callers can quote exact spans.
  */
 public final class Sentences {
-  private static final Set<String> ABBREVIATIONS = Set.of(
-      "mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "gen", "col", "capt", "cpt", "lt", "sgt", "maj", "cmdr",
-      "adm", "rev", "hon", "gov", "sen", "rep", "pres", "mt", "ft", "no", "nos", "vol", "fig", "figs", "pp", "p",
-      "vs", "cf", "approx", "dept", "est", "inc", "ltd", "co", "corp", "jan", "feb", "mar", "apr", "jun", "jul",
-      "aug", "sep", "sept", "oct", "nov", "dec", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "messrs", "mme",
-      "mlle", "av", "ave", "blvd", "rd", "ph", "eq", "al");
+  private static final Set<String> ABBREVIATIONS =
+      Set.of(
+          "mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "gen", "col", "capt", "cpt", "lt",
+          "sgt", "maj", "cmdr", "adm", "rev", "hon", "gov", "sen", "rep", "pres", "mt", "ft", "no",
+          "nos", "vol", "fig", "figs", "pp", "p", "vs", "cf", "approx", "dept", "est", "inc", "ltd",
+          "co", "corp", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
+          "nov", "dec", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "messrs", "mme", "mlle",
+          "av", "ave", "blvd", "rd", "ph", "eq", "al");
   private static final String CLOSERS = "\"'”’)]»";
   private static final String OPENERS = "\"'“‘([«";
 
@@ -66,7 +68,8 @@ public final class Sentences {
     return out.toString();
   }
 
-  private static void splitParagraph(String text, int from, int to, int paragraph, List<Sentence> out) {
+  private static void splitParagraph(
+      String text, int from, int to, int paragraph, List<Sentence> out) {
     int start = from;
     for (int i = from; i < to; i++) {
       char c = text.charAt(i);
@@ -92,7 +95,8 @@ public final class Sentences {
         boundary = false;
       } else {
         char next = text.charAt(k);
-        boundary = Character.isUpperCase(next) || Character.isDigit(next) || OPENERS.indexOf(next) >= 0;
+        boundary =
+            Character.isUpperCase(next) || Character.isDigit(next) || OPENERS.indexOf(next) >= 0;
       }
       if (boundary && single && k < to && isAbbreviation(text, from, i)) {
         boundary = false;
@@ -106,7 +110,9 @@ public final class Sentences {
     add(text, start, to, paragraph, out);
   }
 
-  /** Whether the word ending just before the period at {@code dot} is an abbreviation or an initial. */
+  /**
+   * Whether the word ending just before the period at {@code dot} is an abbreviation or an initial.
+   */
   private static boolean isAbbreviation(String text, int from, int dot) {
     int w = dot;
     while (w > from && (Character.isLetter(text.charAt(w - 1)) || text.charAt(w - 1) == '.')) {
@@ -133,11 +139,15 @@ public final class Sentences {
       end--;
     }
     if (end > start) {
-      out.add(new Sentence(out.size(), paragraph, start, end, normalize(text.substring(start, end))));
+      out.add(
+          new Sentence(out.size(), paragraph, start, end, normalize(text.substring(start, end))));
     }
   }
 
-  /** Where the next blank line (break, optional spaces, break) at or after {@code from} starts, or the end. */
+  /**
+   * Where the next blank line (break, optional spaces, break) at or after {@code from} starts, or
+   * the end.
+   */
   private static int nextBlankLine(String text, int from) {
     int at = text.indexOf('\n', from);
     while (at >= 0) {

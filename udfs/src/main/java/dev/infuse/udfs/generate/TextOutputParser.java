@@ -5,23 +5,30 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Reads plain-text outputs (rephrases, entity documents, focal rewrites): drops a surrounding code fence,
- * chatty preamble lines ("Here is the rewritten document:", "Sure!") and a closing offer ("Let me know
- * if…"), so only the document text is trained on. Empty text and refusals are failures. Never throws.
+ * Reads plain-text outputs (rephrases, entity documents, focal rewrites): drops a surrounding code
+ * fence, chatty preamble lines ("Here is the rewritten document:", "Sure!") and a closing offer
+ * ("Let me know if…"), so only the document text is trained on. Empty text and refusals are
+ * failures. Never throws.
  */
 public final class TextOutputParser {
   /** A line announcing the output: ends with a colon and names what follows. */
-  private static final Pattern ANNOUNCEMENT = Pattern.compile(
-      "(?i)^\\s*(?:[*#_]+\\s*)?(?:(?:sure|certainly|okay|ok|of course|absolutely)[,.!]?\\s*)?"
-          + "(?:here(?: is|'s| are)|below is|the following is|rewritten|rephrased|rewrite|rephrase|focal rewrite"
-          + "|document|text|output)\\b[^\\n]{0,160}:\\s*(?:[*_]+)?\\s*$");
+  private static final Pattern ANNOUNCEMENT =
+      Pattern.compile(
+          "(?i)^\\s*(?:[*#_]+\\s*)?(?:(?:sure|certainly|okay|ok|of course|absolutely)[,.!]?\\s*)?"
+              + "(?:here(?: is|'s| are)|below is|the following is|rewritten|rephrased|rewrite|rephrase|focal rewrite"
+              + "|document|text|output)\\b[^\\n]{0,160}:\\s*(?:[*_]+)?\\s*$");
+
   /** A bare acknowledgement on its own line. */
-  private static final Pattern ACKNOWLEDGEMENT = Pattern.compile(
-      "(?i)^\\s*(?:sure|certainly|okay|ok|of course|absolutely)(?:[,.!]|\\b[^\\n]{0,80}[.!])\\s*$");
-  private static final Pattern CLOSING = Pattern.compile(
-      "(?i)^\\s*(?:let me know|i hope this|feel free to|if you(?:'d| would) like|would you like)[^\\n]*$");
-  private static final Pattern REFUSAL = Pattern.compile(
-      "(?i)^\\s*(?:i'm sorry|i am sorry|sorry,|i cannot|i can't|i can not|as an ai)\\b");
+  private static final Pattern ACKNOWLEDGEMENT =
+      Pattern.compile(
+          "(?i)^\\s*(?:sure|certainly|okay|ok|of course|absolutely)(?:[,.!]|\\b[^\\n]{0,80}[.!])\\s*$");
+
+  private static final Pattern CLOSING =
+      Pattern.compile(
+          "(?i)^\\s*(?:let me know|i hope this|feel free to|if you(?:'d| would) like|would you like)[^\\n]*$");
+  private static final Pattern REFUSAL =
+      Pattern.compile(
+          "(?i)^\\s*(?:i'm sorry|i am sorry|sorry,|i cannot|i can't|i can not|as an ai)\\b");
 
   private TextOutputParser() {}
 
@@ -35,12 +42,15 @@ public final class TextOutputParser {
       text = OutputText.unfence(text);
     }
     List<String> lines = new ArrayList<>(List.of(text.strip().split("\\R", -1)));
-    while (!lines.isEmpty() && (lines.get(0).isBlank() || ANNOUNCEMENT.matcher(lines.get(0)).matches()
-        || ACKNOWLEDGEMENT.matcher(lines.get(0)).matches() && lines.size() > 1)) {
+    while (!lines.isEmpty()
+        && (lines.get(0).isBlank()
+            || ANNOUNCEMENT.matcher(lines.get(0)).matches()
+            || ACKNOWLEDGEMENT.matcher(lines.get(0)).matches() && lines.size() > 1)) {
       lines.remove(0);
     }
-    while (!lines.isEmpty() && (lines.get(lines.size() - 1).isBlank()
-        || CLOSING.matcher(lines.get(lines.size() - 1)).matches())) {
+    while (!lines.isEmpty()
+        && (lines.get(lines.size() - 1).isBlank()
+            || CLOSING.matcher(lines.get(lines.size() - 1)).matches())) {
       lines.remove(lines.size() - 1);
     }
     String body = String.join("\n", lines).strip();

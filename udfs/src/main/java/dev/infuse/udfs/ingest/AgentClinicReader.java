@@ -6,10 +6,10 @@ import dev.infuse.udfs.common.Keys;
 import java.util.Locale;
 
 /**
- * Reads AgentClinic-MedQA JSON Lines: one structured OSCE case ({@code {"OSCE_Examination": {...}}}) per
- * line, which becomes a document with the case rendered as text and the tree kept as JSON in
- * {@code meta.osce_json}. Cases have no ids; the key is the hash of the line's canonical JSON (keys
- * sorted, compact), so upstream's exact duplicate cases get the same key and fold later.
+ * Reads AgentClinic-MedQA JSON Lines: one structured OSCE case ({@code {"OSCE_Examination":
+ * {...}}}) per line, which becomes a document with the case rendered as text and the tree kept as
+ * JSON in {@code meta.osce_json}. Cases have no ids; the key is the hash of the line's canonical
+ * JSON (keys sorted, compact), so upstream's exact duplicate cases get the same key and fold later.
  */
 public final class AgentClinicReader implements BenchmarkReader {
   public static final String FORMAT = "agentclinic";
@@ -28,7 +28,10 @@ public final class AgentClinicReader implements BenchmarkReader {
 
   @Override
   public void read(SourceFile file, ItemSink sink) {
-    JsonLines.read(file, sink, (record, raw, out) -> out.document(document(record, file.fileName(), raw.location())));
+    JsonLines.read(
+        file,
+        sink,
+        (record, raw, out) -> out.document(document(record, file.fileName(), raw.location())));
   }
 
   private static DocumentRecord document(ObjectNode record, String fileName, String location) {
@@ -38,9 +41,8 @@ public final class AgentClinicReader implements BenchmarkReader {
     }
     String diagnosis = textOrNull(osce.value("Correct_Diagnosis"));
     String objective = textOrNull(osce.value("Objective_for_Doctor"));
-    Meta meta = new Meta()
-        .put("correct_diagnosis", diagnosis)
-        .put("osce_json", Json.compact(osce.node()));
+    Meta meta =
+        new Meta().put("correct_diagnosis", diagnosis).put("osce_json", Json.compact(osce.node()));
     return new DocumentRecord(
         FORMAT + ":" + Keys.shortHash(Json.canonical(record)),
         FORMAT,
@@ -53,6 +55,8 @@ public final class AgentClinicReader implements BenchmarkReader {
   }
 
   private static String textOrNull(JsonNode node) {
-    return node != null && node.isTextual() && !node.textValue().isBlank() ? node.textValue() : null;
+    return node != null && node.isTextual() && !node.textValue().isBlank()
+        ? node.textValue()
+        : null;
   }
 }

@@ -1,8 +1,9 @@
 package dev.infuse.udfs.ingest;
 
 /**
- * Thrown inside a reader when a record cannot become items. It never leaves {@code read}: the reader
- * catches it per record and turns the reason into a {@link Rejection}, so one bad record costs only itself.
+ * Thrown inside a reader when a record cannot become items. It never leaves {@code read}: the
+ * reader catches it per record and turns the reason into a {@link Rejection}, so one bad record
+ * costs only itself.
  */
 final class BadRecordException extends RuntimeException {
   private static final long serialVersionUID = 1L;

@@ -15,9 +15,10 @@ import org.apache.commons.csv.CSVRecord;
  * Walks a CSV file (header row, RFC 4180 quoting, fields may span lines) record by record.
  *
  * <p>Records are delimited here rather than by one parser over the whole file, so that a malformed
- * record (a stray quote, a short row) costs only itself, and so that each record knows which physical
- * lines it spans: a record is rejected when any of its lines is not valid UTF-8. Each record's text is
- * then split into fields by commons-csv. Line endings inside fields come out as {@code \n}.
+ * record (a stray quote, a short row) costs only itself, and so that each record knows which
+ * physical lines it spans: a record is rejected when any of its lines is not valid UTF-8. Each
+ * record's text is then split into fields by commons-csv. Line endings inside fields come out as
+ * {@code \n}.
  */
 final class CsvRecords {
   /** Turns one record into items; throws {@link BadRecordException} to reject it. */
@@ -29,7 +30,9 @@ final class CsvRecords {
   /** A record's text and the 0-based indexes of its first and last physical lines. */
   private record Span(String text, int firstLine, int lastLine) {}
 
-  /** Column name to index (the first of duplicate names wins) and the number of fields a record has. */
+  /**
+   * Column name to index (the first of duplicate names wins) and the number of fields a record has.
+   */
   private record Header(Map<String, Integer> columns, int width) {}
 
   private CsvRecords() {}
@@ -63,13 +66,14 @@ final class CsvRecords {
       }
       RawRecord raw = new RawRecord(file.path(), location, span.text(), null);
       Header columns = header;
-      RecordBuffer.readAtomically(raw, sink, out -> handler.handle(row(columns, span.text()), raw, out));
+      RecordBuffer.readAtomically(
+          raw, sink, out -> handler.handle(row(columns, span.text()), raw, out));
     }
   }
 
   /**
-   * Cuts the lines into records: a line break ends a record unless it is inside a quoted field. A quote
-   * opens a quoted field only at the start of a field, as commons-csv reads it.
+   * Cuts the lines into records: a line break ends a record unless it is inside a quoted field. A
+   * quote opens a quoted field only at the start of a field, as commons-csv reads it.
    */
   private static List<Span> spans(List<PhysicalLine> lines) {
     List<Span> spans = new ArrayList<>();
@@ -121,7 +125,9 @@ final class CsvRecords {
       return new Header(columns, names.size());
     } catch (BadRecordException e) {
       String location = "header (line " + (span.firstLine() + 1) + ")";
-      sink.reject(new Rejection(file.path(), location, span.text(), null, "malformed CSV header: " + e.reason()));
+      sink.reject(
+          new Rejection(
+              file.path(), location, span.text(), null, "malformed CSV header: " + e.reason()));
       return null;
     }
   }
@@ -139,7 +145,11 @@ final class CsvRecords {
     List<String> values = fields(text);
     if (values.size() != header.width()) {
       throw new BadRecordException(
-          "record has " + values.size() + " fields, expected " + header.width() + " as in the header");
+          "record has "
+              + values.size()
+              + " fields, expected "
+              + header.width()
+              + " as in the header");
     }
     return new CsvRow(header.columns(), values);
   }

@@ -5,9 +5,10 @@ import java.util.Map;
 /**
  * One row of the {@code documents} table, as a reader produced it.
  *
- * <p>Every field is content: no field depends on where the record was read from, so the same document
- * read twice (QuALITY repeats each article on two lines) is the same row. {@code location} is where it
- * was read, used only for error messages and duplicate reports; it is not stored in the table.
+ * <p>Every field is content: no field depends on where the record was read from, so the same
+ * document read twice (QuALITY repeats each article on two lines) is the same row. {@code location}
+ * is where it was read, used only for error messages and duplicate reports; it is not stored in the
+ * table.
  *
  * @param docId stable key, {@code <corpus>:<source id>}
  * @param corpus the dataset it belongs to: {@code quality}, {@code financebench}, …

@@ -7,13 +7,15 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Reads FinanceBench ({@code financebench_open_source.jsonl}). The PDFs are not part of the data, so each
- * evidence page becomes a document ({@code financebench:<doc_name>:p<page>}); a page that is evidence for
- * several questions is emitted each time and folded later. Questions retrieve over the whole corpus, so
- * they carry no {@code docId}; their evidence pages are listed in {@code meta.evidence_doc_ids}.
+ * Reads FinanceBench ({@code financebench_open_source.jsonl}). The PDFs are not part of the data,
+ * so each evidence page becomes a document ({@code financebench:<doc_name>:p<page>}); a page that
+ * is evidence for several questions is emitted each time and folded later. Questions retrieve over
+ * the whole corpus, so they carry no {@code docId}; their evidence pages are listed in {@code
+ * meta.evidence_doc_ids}.
  *
- * <p>Page numbers are kept as the file gives them ({@code evidence_page_num}, 0-based in the PDF), in the
- * key and in the title, so a key can be traced back to the upstream record without arithmetic.
+ * <p>Page numbers are kept as the file gives them ({@code evidence_page_num}, 0-based in the PDF),
+ * in the key and in the title, so a key can be traced back to the upstream record without
+ * arithmetic.
  */
 public final class FinanceBenchReader implements BenchmarkReader {
   public static final String FORMAT = "financebench";
@@ -25,7 +27,10 @@ public final class FinanceBenchReader implements BenchmarkReader {
     return FORMAT;
   }
 
-  /** The question files; the companion {@code financebench_document_information.jsonl} holds no questions. */
+  /**
+   * The question files; the companion {@code financebench_document_information.jsonl} holds no
+   * questions.
+   */
   @Override
   public boolean accepts(String fileName) {
     String name = fileName.toLowerCase(Locale.ROOT);
@@ -35,10 +40,12 @@ public final class FinanceBenchReader implements BenchmarkReader {
   @Override
   public void read(SourceFile file, ItemSink sink) {
     String split = SplitNames.fromFileName(file.fileName(), NATURAL_SPLIT);
-    JsonLines.read(file, sink, (record, raw, out) -> readQuestion(record, raw, out, split, file.fileName()));
+    JsonLines.read(
+        file, sink, (record, raw, out) -> readQuestion(record, raw, out, split, file.fileName()));
   }
 
-  private void readQuestion(ObjectNode record, RawRecord raw, ItemSink out, String split, String fileName) {
+  private void readQuestion(
+      ObjectNode record, RawRecord raw, ItemSink out, String split, String fileName) {
     JsonFields fields = JsonFields.of(record);
     String id = fields.requiredId("financebench_id");
     String question = fields.requiredText("question");
@@ -55,31 +62,34 @@ public final class FinanceBenchReader implements BenchmarkReader {
       evidenceDocIds.add(page.docId());
       evidenceTexts.add(item.optionalString("evidence_text"));
     }
-    Meta meta = new Meta()
-        .put("company", company)
-        .put("doc_name", fields.optionalString("doc_name"))
-        .put("question_type", questionType)
-        .put("question_reasoning", fields.optionalString("question_reasoning"))
-        .put("domain_question_num", fields.optionalString("domain_question_num"))
-        .put("justification", fields.optionalString("justification"))
-        .put("evidence_doc_ids", String.join(",", evidenceDocIds))
-        .put("evidence_texts", Json.compact(evidenceTexts));
-    out.question(new QuestionRecord(
-        FORMAT + ":" + id,
-        null,
-        FORMAT,
-        split,
-        question,
-        null,
-        answer,
-        null,
-        AnswerType.FREE.id(),
-        questionType == null || questionType.isBlank() ? List.of() : List.of(questionType),
-        meta.build(),
-        raw.location()));
+    Meta meta =
+        new Meta()
+            .put("company", company)
+            .put("doc_name", fields.optionalString("doc_name"))
+            .put("question_type", questionType)
+            .put("question_reasoning", fields.optionalString("question_reasoning"))
+            .put("domain_question_num", fields.optionalString("domain_question_num"))
+            .put("justification", fields.optionalString("justification"))
+            .put("evidence_doc_ids", String.join(",", evidenceDocIds))
+            .put("evidence_texts", Json.compact(evidenceTexts));
+    out.question(
+        new QuestionRecord(
+            FORMAT + ":" + id,
+            null,
+            FORMAT,
+            split,
+            question,
+            null,
+            answer,
+            null,
+            AnswerType.FREE.id(),
+            questionType == null || questionType.isBlank() ? List.of() : List.of(questionType),
+            meta.build(),
+            raw.location()));
   }
 
-  private static DocumentRecord page(JsonFields item, String company, String fileName, String location) {
+  private static DocumentRecord page(
+      JsonFields item, String company, String fileName, String location) {
     String docName = item.requiredId("doc_name");
     int page = item.requiredInt("evidence_page_num");
     if (page < 0) {
@@ -89,13 +99,14 @@ public final class FinanceBenchReader implements BenchmarkReader {
     String excerpt = item.optionalString("evidence_text");
     String text = fullPage != null && !fullPage.isBlank() ? fullPage : excerpt;
     if (text == null || text.isBlank()) {
-      throw new BadRecordException(item.path("evidence_text_full_page")
-          + ": empty, and no evidence_text to fall back on");
+      throw new BadRecordException(
+          item.path("evidence_text_full_page") + ": empty, and no evidence_text to fall back on");
     }
-    Meta meta = new Meta()
-        .put("company", company)
-        .put("doc_name", docName)
-        .put("page", String.valueOf(page));
+    Meta meta =
+        new Meta()
+            .put("company", company)
+            .put("doc_name", docName)
+            .put("page", String.valueOf(page));
     return new DocumentRecord(
         FORMAT + ":" + docName + ":p" + page,
         FORMAT,

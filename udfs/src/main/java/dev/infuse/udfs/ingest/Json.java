@@ -15,16 +15,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The one Jackson setup the readers share. It is strict where leniency would hide damage: a duplicate
- * key or a second value after the first is an error, not a silent overwrite.
+ * The one Jackson setup the readers share. It is strict where leniency would hide damage: a
+ * duplicate key or a second value after the first is an error, not a silent overwrite.
  */
 final class Json {
-  static final JsonMapper MAPPER = JsonMapper.builder()
-      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .build();
+  static final JsonMapper MAPPER =
+      JsonMapper.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
 
   private static final int MAX_DESCRIBED_CHARS = 40;
+
   /** How Jackson starts every end-of-input message, whichever exception type carries it. */
   private static final String END_OF_INPUT = "Unexpected end-of-input";
 
@@ -50,7 +52,10 @@ final class Json {
   /** A parse failure as a rejection reason: what broke and where. */
   static String describe(JsonProcessingException e) {
     JsonLocation location = e.getLocation();
-    String where = location == null ? "" : " at line " + location.getLineNr() + " column " + location.getColumnNr();
+    String where =
+        location == null
+            ? ""
+            : " at line " + location.getLineNr() + " column " + location.getColumnNr();
     String message = e.getOriginalMessage();
     if (e instanceof JsonEOFException || message.startsWith(END_OF_INPUT)) {
       return "truncated JSON: " + END_OF_INPUT + where;
@@ -81,7 +86,9 @@ final class Json {
   }
 
   static String abbreviate(String text) {
-    return text.length() <= MAX_DESCRIBED_CHARS ? text : text.substring(0, MAX_DESCRIBED_CHARS) + "…";
+    return text.length() <= MAX_DESCRIBED_CHARS
+        ? text
+        : text.substring(0, MAX_DESCRIBED_CHARS) + "…";
   }
 
   /** Compact JSON, in the node's own key order. */

@@ -65,7 +65,8 @@ final class JsonFields {
   }
 
   BadRecordException wrong(String field, JsonNode got, String expected) {
-    return new BadRecordException(path(field) + ": got " + Json.describe(got) + ", expected " + expected);
+    return new BadRecordException(
+        path(field) + ": got " + Json.describe(got) + ", expected " + expected);
   }
 
   String requiredString(String field) {

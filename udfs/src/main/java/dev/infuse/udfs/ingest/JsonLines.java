@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * UTF-8 or a truncated object costs exactly that line; blank lines are not records and are skipped.
  */
 final class JsonLines {
-  /** Turns one parsed line into items; throws {@link BadRecordException} to reject the whole line. */
+  /**
+   * Turns one parsed line into items; throws {@link BadRecordException} to reject the whole line.
+   */
   @FunctionalInterface
   interface RecordHandler {
     void handle(ObjectNode record, RawRecord raw, ItemSink out);
@@ -28,7 +30,8 @@ final class JsonLines {
         continue;
       }
       RawRecord raw = new RawRecord(file.path(), location, line.text(), null);
-      RecordBuffer.readAtomically(raw, sink, out -> handler.handle(Json.parseObject(line.text()), raw, out));
+      RecordBuffer.readAtomically(
+          raw, sink, out -> handler.handle(Json.parseObject(line.text()), raw, out));
     }
   }
 }

@@ -17,14 +17,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads LongHealth ({@code benchmark_v5.json}): one JSON object keyed {@code patient_01} … whose values
- * hold a patient's clinical texts and 20 five-option questions. Each patient becomes one document, the
- * texts joined in {@code text_N} order under {@code ### text_N} headers, with each text's character span
- * in {@code meta.text_offsets} so that answer locations can be mapped back.
+ * Reads LongHealth ({@code benchmark_v5.json}): one JSON object keyed {@code patient_01} … whose
+ * values hold a patient's clinical texts and 20 five-option questions. Each patient becomes one
+ * document, the texts joined in {@code text_N} order under {@code ### text_N} headers, with each
+ * text's character span in {@code meta.text_offsets} so that answer locations can be mapped back.
  *
- * <p>The file is parsed patient by patient with a streaming parser, so a truncated file still yields
- * every patient before the break, plus one rejection saying where it broke. Top-level keys that are not
- * patients (a canary string) are ignored.
+ * <p>The file is parsed patient by patient with a streaming parser, so a truncated file still
+ * yields every patient before the break, plus one rejection saying where it broke. Top-level keys
+ * that are not patients (a canary string) are ignored.
  */
 public final class LongHealthReader implements BenchmarkReader {
   public static final String FORMAT = "longhealth";
@@ -34,9 +34,14 @@ public final class LongHealthReader implements BenchmarkReader {
   private static final List<String> CANARY_FIELDS = List.of("canaray-string", "canary-string");
   private static final List<String> OPTION_FIELDS =
       List.of("answer_a", "answer_b", "answer_c", "answer_d", "answer_e");
-  /** Reads one patient out of the stream; the rest of the file is still to come, so it is not "trailing". */
+
+  /**
+   * Reads one patient out of the stream; the rest of the file is still to come, so it is not
+   * "trailing".
+   */
   private static final ObjectReader PATIENT_READER =
       Json.MAPPER.readerFor(JsonNode.class).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
   private static final Pattern TEXT_ID = Pattern.compile("text_(\\d+)");
 
   @Override
@@ -52,7 +57,8 @@ public final class LongHealthReader implements BenchmarkReader {
   @Override
   public void read(SourceFile file, ItemSink sink) {
     byte[] content = file.content();
-    StrictUtf8.Decoded decoded = StrictUtf8.decode(content, StrictUtf8.contentStart(content), content.length);
+    StrictUtf8.Decoded decoded =
+        StrictUtf8.decode(content, StrictUtf8.contentStart(content), content.length);
     if (!decoded.valid()) {
       String reason = "invalid UTF-8 at byte " + (decoded.invalidOffset() + 1) + " of the file";
       sink.reject(new Rejection(file.path(), "file", decoded.text(), content, reason));
@@ -68,9 +74,17 @@ public final class LongHealthReader implements BenchmarkReader {
     try (JsonParser parser = Json.MAPPER.createParser(text)) {
       JsonToken first = parser.nextToken();
       if (first != JsonToken.START_OBJECT) {
-        String got = first == null ? "an empty file" : first.asString() == null ? first.name() : first.asString();
-        sink.reject(new Rejection(file.path(), location, text, null,
-            "expected a JSON object keyed by patient id, got " + got));
+        String got =
+            first == null
+                ? "an empty file"
+                : first.asString() == null ? first.name() : first.asString();
+        sink.reject(
+            new Rejection(
+                file.path(),
+                location,
+                text,
+                null,
+                "expected a JSON object keyed by patient id, got " + got));
         return;
       }
       while (parser.nextToken() == JsonToken.FIELD_NAME) {
@@ -88,51 +102,67 @@ public final class LongHealthReader implements BenchmarkReader {
         valueStart = (int) parser.currentLocation().getCharOffset();
       }
       if (parser.nextToken() != null) {
-        sink.reject(new Rejection(file.path(), location, text.substring(valueStart), null,
-            "malformed JSON: content after the top-level object"));
+        sink.reject(
+            new Rejection(
+                file.path(),
+                location,
+                text.substring(valueStart),
+                null,
+                "malformed JSON: content after the top-level object"));
       }
     } catch (JsonProcessingException e) {
-      sink.reject(new Rejection(file.path(), location, text.substring(valueStart), null, Json.describe(e)));
+      sink.reject(
+          new Rejection(file.path(), location, text.substring(valueStart), null, Json.describe(e)));
     } catch (IOException e) {
-      sink.reject(new Rejection(file.path(), location, text.substring(valueStart), null,
-          "could not read JSON: " + e.getMessage()));
+      sink.reject(
+          new Rejection(
+              file.path(),
+              location,
+              text.substring(valueStart),
+              null,
+              "could not read JSON: " + e.getMessage()));
     }
   }
 
-  private void readPatient(String key, JsonNode patient, SourceFile file, String split, ItemSink sink) {
+  private void readPatient(
+      String key, JsonNode patient, SourceFile file, String split, ItemSink sink) {
     RawRecord raw = new RawRecord(file.path(), key, Json.compact(patient), null);
-    RecordBuffer.readAtomically(raw, sink, out -> {
-      JsonFields fields = JsonFields.at(patient, key);
-      ArrayNode questions = fields.requiredArray("questions");
-      String docId = FORMAT + ":" + key;
-      DocumentRecord document;
-      try {
-        document = document(key, fields, docId, file.fileName());
-      } catch (BadRecordException e) {
-        List<RawRecord> questionRaws = new ArrayList<>();
-        for (int i = 0; i < questions.size(); i++) {
-          questionRaws.add(raw.part(questionLocation(key, i), Json.compact(questions.get(i))));
-        }
-        RejectedDocuments.rejectDocument(out, raw, docId, e.reason(), questionRaws);
-        return;
-      }
-      out.document(document);
-      for (int i = 0; i < questions.size(); i++) {
-        String location = questionLocation(key, i);
-        try {
-          out.question(question(key, questions.get(i), i, docId, split, location));
-        } catch (BadRecordException e) {
-          out.reject(raw.part(location, Json.compact(questions.get(i))).reject(e.reason()));
-        }
-      }
-    });
+    RecordBuffer.readAtomically(
+        raw,
+        sink,
+        out -> {
+          JsonFields fields = JsonFields.at(patient, key);
+          ArrayNode questions = fields.requiredArray("questions");
+          String docId = FORMAT + ":" + key;
+          DocumentRecord document;
+          try {
+            document = document(key, fields, docId, file.fileName());
+          } catch (BadRecordException e) {
+            List<RawRecord> questionRaws = new ArrayList<>();
+            for (int i = 0; i < questions.size(); i++) {
+              questionRaws.add(raw.part(questionLocation(key, i), Json.compact(questions.get(i))));
+            }
+            RejectedDocuments.rejectDocument(out, raw, docId, e.reason(), questionRaws);
+            return;
+          }
+          out.document(document);
+          for (int i = 0; i < questions.size(); i++) {
+            String location = questionLocation(key, i);
+            try {
+              out.question(question(key, questions.get(i), i, docId, split, location));
+            } catch (BadRecordException e) {
+              out.reject(raw.part(location, Json.compact(questions.get(i))).reject(e.reason()));
+            }
+          }
+        });
   }
 
   private static String questionLocation(String key, int index) {
     return key + ".questions[" + index + "]";
   }
 
-  private static DocumentRecord document(String key, JsonFields fields, String docId, String fileName) {
+  private static DocumentRecord document(
+      String key, JsonFields fields, String docId, String fileName) {
     String name = fields.optionalString("name");
     JsonFields texts = fields.requiredObject("texts");
     List<String> textIds = new ArrayList<>();
@@ -140,7 +170,9 @@ public final class LongHealthReader implements BenchmarkReader {
     if (textIds.isEmpty()) {
       throw new BadRecordException("empty " + fields.path("texts"));
     }
-    textIds.sort(Comparator.comparingLong(LongHealthReader::textNumber).thenComparing(Comparator.naturalOrder()));
+    textIds.sort(
+        Comparator.comparingLong(LongHealthReader::textNumber)
+            .thenComparing(Comparator.naturalOrder()));
     StringBuilder joined = new StringBuilder();
     ObjectNode offsets = Json.MAPPER.createObjectNode();
     boolean allBlank = true;
@@ -156,26 +188,34 @@ public final class LongHealthReader implements BenchmarkReader {
       offsets.putArray(textId).add(start).add(joined.length());
     }
     if (allBlank) {
-      throw new BadRecordException("empty texts: every " + fields.path("texts") + " value is blank");
+      throw new BadRecordException(
+          "empty texts: every " + fields.path("texts") + " value is blank");
     }
     boolean evalOnly = false;
     for (String canary : CANARY_FIELDS) {
       evalOnly |= fields.has(canary);
     }
-    Meta meta = new Meta()
-        .put("name", name)
-        .put("birthday", fields.optionalScalar("birthday"))
-        .put("diagnosis", fields.optionalScalar("diagnosis"))
-        .put("patient_id", fields.optionalId("patient_id"))
-        .put("text_offsets", Json.compact(offsets))
-        .put("eval_only", String.valueOf(evalOnly));
-    return new DocumentRecord(docId, FORMAT, name, joined.toString(), fileName, LICENSE, meta.build(), key);
+    Meta meta =
+        new Meta()
+            .put("name", name)
+            .put("birthday", fields.optionalScalar("birthday"))
+            .put("diagnosis", fields.optionalScalar("diagnosis"))
+            .put("patient_id", fields.optionalId("patient_id"))
+            .put("text_offsets", Json.compact(offsets))
+            .put("eval_only", String.valueOf(evalOnly));
+    return new DocumentRecord(
+        docId, FORMAT, name, joined.toString(), fileName, LICENSE, meta.build(), key);
   }
 
-  /** The N of {@code text_N}, so that {@code text_10} sorts after {@code text_9}; other ids sort last. */
+  /**
+   * The N of {@code text_N}, so that {@code text_10} sorts after {@code text_9}; other ids sort
+   * last.
+   */
   private static long textNumber(String textId) {
     Matcher matcher = TEXT_ID.matcher(textId);
-    return matcher.matches() && matcher.group(1).length() < 18 ? Long.parseLong(matcher.group(1)) : Long.MAX_VALUE;
+    return matcher.matches() && matcher.group(1).length() < 18
+        ? Long.parseLong(matcher.group(1))
+        : Long.MAX_VALUE;
   }
 
   private static QuestionRecord question(
@@ -195,13 +235,17 @@ public final class LongHealthReader implements BenchmarkReader {
       }
     }
     if (goldIndex < 0) {
-      throw new BadRecordException(question.path("correct") + ": got '" + Json.abbreviate(correct)
-          + "', expected the text of one of answer_a..answer_e");
+      throw new BadRecordException(
+          question.path("correct")
+              + ": got '"
+              + Json.abbreviate(correct)
+              + "', expected the text of one of answer_a..answer_e");
     }
     JsonNode answerLocation = question.value("answer_location");
-    Meta meta = new Meta()
-        .put("no", number)
-        .put("answer_location", answerLocation == null ? null : Json.compact(answerLocation));
+    Meta meta =
+        new Meta()
+            .put("no", number)
+            .put("answer_location", answerLocation == null ? null : Json.compact(answerLocation));
     return new QuestionRecord(
         FORMAT + ":" + key + ":q" + number,
         docId,

@@ -12,10 +12,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Reads MedQA-USMLE JSON Lines ({@code question}, {@code options {A..}}, {@code answer},
- * {@code answer_idx}). MedQA has no ids, so a question is keyed by the hash of its text and its options
- * in letter order (the same vignette with other options is another question). The gold letter is checked
- * against the answer text, which catches rows whose two gold fields disagree.
+ * Reads MedQA-USMLE JSON Lines ({@code question}, {@code options {A..}}, {@code answer}, {@code
+ * answer_idx}). MedQA has no ids, so a question is keyed by the hash of its text and its options in
+ * letter order (the same vignette with other options is another question). The gold letter is
+ * checked against the answer text, which catches rows whose two gold fields disagree.
  */
 public final class MedQaReader implements BenchmarkReader {
   public static final String FORMAT = "medqa";
@@ -34,7 +34,8 @@ public final class MedQaReader implements BenchmarkReader {
   @Override
   public void read(SourceFile file, ItemSink sink) {
     String split = SplitNames.fromFileName(file.fileName(), NATURAL_SPLIT);
-    JsonLines.read(file, sink, (record, raw, out) -> out.question(question(record, split, raw.location())));
+    JsonLines.read(
+        file, sink, (record, raw, out) -> out.question(question(record, split, raw.location())));
   }
 
   private static QuestionRecord question(ObjectNode record, String split, String location) {
@@ -42,28 +43,38 @@ public final class MedQaReader implements BenchmarkReader {
     String question = fields.requiredText("question");
     List<String> letters = new ArrayList<>();
     List<String> options = new ArrayList<>();
-    optionsByLetter(fields).forEach((letter, text) -> {
-      letters.add(letter);
-      options.add(text);
-    });
+    optionsByLetter(fields)
+        .forEach(
+            (letter, text) -> {
+              letters.add(letter);
+              options.add(text);
+            });
     String goldLetter = fields.requiredString("answer_idx").trim();
     int goldIndex = letters.indexOf(goldLetter);
     if (goldIndex < 0) {
-      throw fields.wrong("answer_idx", fields.value("answer_idx"), "one of " + String.join(", ", letters));
+      throw fields.wrong(
+          "answer_idx", fields.value("answer_idx"), "one of " + String.join(", ", letters));
     }
     String answer = fields.requiredString("answer");
     if (!options.get(goldIndex).trim().equals(answer.trim())) {
-      throw fields.wrong("answer", fields.value("answer"),
-          "the text of option " + goldLetter + ": '" + Json.abbreviate(options.get(goldIndex)) + "'");
+      throw fields.wrong(
+          "answer",
+          fields.value("answer"),
+          "the text of option "
+              + goldLetter
+              + ": '"
+              + Json.abbreviate(options.get(goldIndex))
+              + "'");
     }
     String metaInfo = fields.optionalString("meta_info");
     ArrayNode phrases = fields.optionalArray("metamap_phrases");
     List<String> hashed = new ArrayList<>();
     hashed.add(question);
     hashed.addAll(options);
-    Meta meta = new Meta()
-        .put("meta_info", metaInfo)
-        .put("metamap_phrases", phrases == null ? null : Json.compact(phrases));
+    Meta meta =
+        new Meta()
+            .put("meta_info", metaInfo)
+            .put("metamap_phrases", phrases == null ? null : Json.compact(phrases));
     return new QuestionRecord(
         FORMAT + ":" + Keys.shortHash(hashed.toArray(String[]::new)),
         null,
@@ -93,7 +104,8 @@ public final class MedQaReader implements BenchmarkReader {
       expected.add(OptionLetters.letter(i));
     }
     if (!expected.equals(List.copyOf(byLetter.keySet()))) {
-      throw new BadRecordException("options: got keys " + byLetter.keySet() + ", expected " + expected);
+      throw new BadRecordException(
+          "options: got keys " + byLetter.keySet() + ", expected " + expected);
     }
     return byLetter;
   }

@@ -17,7 +17,8 @@ final class OptionLetters {
   /** Rejects option lists that letters cannot address. */
   static void checkCount(String field, int count) {
     if (count < 1 || count > MAX_OPTIONS) {
-      throw new BadRecordException(field + ": got " + count + " options, expected 1.." + MAX_OPTIONS);
+      throw new BadRecordException(
+          field + ": got " + count + " options, expected 1.." + MAX_OPTIONS);
     }
   }
 }

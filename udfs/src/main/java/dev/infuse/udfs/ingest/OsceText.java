@@ -5,9 +5,10 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * Renders an OSCE case tree as readable text for retrieval and prompts: keys become headings (underscores
- * to spaces), nested objects are indented, list items are bullet lines, all in the file's key order.
- * The nesting varies from case to case, so the rendering is generic rather than per field.
+ * Renders an OSCE case tree as readable text for retrieval and prompts: keys become headings
+ * (underscores to spaces), nested objects are indented, list items are bullet lines, all in the
+ * file's key order. The nesting varies from case to case, so the rendering is generic rather than
+ * per field.
  */
 final class OsceText {
   private static final String INDENT = "  ";

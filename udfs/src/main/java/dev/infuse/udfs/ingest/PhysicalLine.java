@@ -5,7 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * One line of a file, decoded on its own so that invalid UTF-8 condemns only the records on that line.
+ * One line of a file, decoded on its own so that invalid UTF-8 condemns only the records on that
+ * line.
  *
  * @param number 1-based line number
  * @param start byte offset of the line in the file

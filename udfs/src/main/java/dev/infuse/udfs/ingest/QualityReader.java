@@ -8,13 +8,15 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Reads QuALITY v1.0.1 JSON Lines: one line is one writer's question set for an article, so every article
- * comes out as a document once per line (equal items; duplicates are folded later) plus its questions.
+ * Reads QuALITY v1.0.1 JSON Lines: one line is one writer's question set for an article, so every
+ * article comes out as a document once per line (equal items; duplicates are folded later) plus its
+ * questions.
  *
  * <p>Accepts the official record and reduced copies of it: ids may be strings or integers, and
- * {@code question_unique_id}, {@code difficult} and the annotator fields may be absent. A question without
- * its own id is keyed {@code <set_unique_id>_<1-based position>}, which is how the official ids are built.
- * A bad question costs only itself; an empty article quarantines the document and its questions.
+ * {@code question_unique_id}, {@code difficult} and the annotator fields may be absent. A question
+ * without its own id is keyed {@code <set_unique_id>_<1-based position>}, which is how the official
+ * ids are built. A bad question costs only itself; an empty article quarantines the document and
+ * its questions.
  */
 public final class QualityReader implements BenchmarkReader {
   public static final String FORMAT = "quality";
@@ -25,22 +27,28 @@ public final class QualityReader implements BenchmarkReader {
     return FORMAT;
   }
 
-  /** JSON Lines files, and the official extensionless {@code QuALITY.v1.0.1.htmlstripped.<split>} files. */
+  /**
+   * JSON Lines files, and the official extensionless {@code QuALITY.v1.0.1.htmlstripped.<split>}
+   * files.
+   */
   @Override
   public boolean accepts(String fileName) {
     String name = fileName.toLowerCase(Locale.ROOT);
-    boolean officialName = name.contains("htmlstripped")
-        && (name.endsWith(".train") || name.endsWith(".dev") || name.endsWith(".test"));
+    boolean officialName =
+        name.contains("htmlstripped")
+            && (name.endsWith(".train") || name.endsWith(".dev") || name.endsWith(".test"));
     return name.endsWith(".jsonl") || officialName;
   }
 
   @Override
   public void read(SourceFile file, ItemSink sink) {
     String split = SplitNames.fromFileName(file.fileName(), NATURAL_SPLIT);
-    JsonLines.read(file, sink, (record, raw, out) -> readSet(record, raw, out, split, file.fileName()));
+    JsonLines.read(
+        file, sink, (record, raw, out) -> readSet(record, raw, out, split, file.fileName()));
   }
 
-  private void readSet(ObjectNode record, RawRecord raw, ItemSink out, String split, String fileName) {
+  private void readSet(
+      ObjectNode record, RawRecord raw, ItemSink out, String split, String fileName) {
     JsonFields set = JsonFields.of(record);
     String docId = FORMAT + ":" + set.requiredId("article_id");
     ArrayNode questions = set.requiredArray("questions");
@@ -49,7 +57,8 @@ public final class QualityReader implements BenchmarkReader {
       document = document(set, docId, fileName, raw.location());
     } catch (BadRecordException e) {
       List<RawRecord> questionRaws = new ArrayList<>();
-      questions.forEach(question -> questionRaws.add(raw.part(raw.location(), Json.compact(question))));
+      questions.forEach(
+          question -> questionRaws.add(raw.part(raw.location(), Json.compact(question))));
       RejectedDocuments.rejectDocument(out, raw, docId, e.reason(), questionRaws);
       return;
     }
@@ -70,11 +79,12 @@ public final class QualityReader implements BenchmarkReader {
       throw new BadRecordException("empty article");
     }
     String source = set.optionalString("source");
-    Meta meta = new Meta()
-        .put("author", set.optionalScalar("author"))
-        .put("topic", set.optionalScalar("topic"))
-        .put("url", set.optionalScalar("url"))
-        .put("year", set.optionalScalar("year"));
+    Meta meta =
+        new Meta()
+            .put("author", set.optionalScalar("author"))
+            .put("topic", set.optionalScalar("topic"))
+            .put("url", set.optionalScalar("url"))
+            .put("year", set.optionalScalar("year"));
     return new DocumentRecord(
         docId,
         FORMAT,
@@ -100,16 +110,20 @@ public final class QualityReader implements BenchmarkReader {
     ArrayNode validation = question.optionalArray("validation");
     ArrayNode speedValidation = question.optionalArray("speed_validation");
     Integer writerLabel = question.optionalInt("writer_label");
-    Meta meta = new Meta()
-        .put("set_unique_id", set.optionalId("set_unique_id"))
-        .put("writer_id", set.optionalId("writer_id"))
-        .put("batch_num", set.optionalId("batch_num"))
-        .put("writer_label", writerLabel == null ? null : writerLabel.toString())
-        .put("difficult", difficult == null ? null : difficult.toString())
-        .put("n_validations", validation == null ? null : String.valueOf(validation.size()))
-        .put("validation", validation == null ? null : Json.compact(validation))
-        .put("n_speed_validations", speedValidation == null ? null : String.valueOf(speedValidation.size()))
-        .put("speed_validation", speedValidation == null ? null : Json.compact(speedValidation));
+    Meta meta =
+        new Meta()
+            .put("set_unique_id", set.optionalId("set_unique_id"))
+            .put("writer_id", set.optionalId("writer_id"))
+            .put("batch_num", set.optionalId("batch_num"))
+            .put("writer_label", writerLabel == null ? null : writerLabel.toString())
+            .put("difficult", difficult == null ? null : difficult.toString())
+            .put("n_validations", validation == null ? null : String.valueOf(validation.size()))
+            .put("validation", validation == null ? null : Json.compact(validation))
+            .put(
+                "n_speed_validations",
+                speedValidation == null ? null : String.valueOf(speedValidation.size()))
+            .put(
+                "speed_validation", speedValidation == null ? null : Json.compact(speedValidation));
     return new QuestionRecord(
         FORMAT + ":" + questionId(set, question, index),
         docId,
@@ -132,8 +146,10 @@ public final class QualityReader implements BenchmarkReader {
     }
     String setId = set.optionalId("set_unique_id");
     if (setId == null) {
-      throw new BadRecordException("missing field '" + question.path("question_unique_id")
-          + "' and no set_unique_id to derive it from");
+      throw new BadRecordException(
+          "missing field '"
+              + question.path("question_unique_id")
+              + "' and no set_unique_id to derive it from");
     }
     return setId + "_" + (index + 1);
   }
@@ -147,8 +163,10 @@ public final class QualityReader implements BenchmarkReader {
       }
       throw question.missing("gold_label");
     }
-    if (!label.isIntegralNumber() || !label.canConvertToInt()
-        || label.intValue() < 1 || label.intValue() > optionCount) {
+    if (!label.isIntegralNumber()
+        || !label.canConvertToInt()
+        || label.intValue() < 1
+        || label.intValue() > optionCount) {
       throw question.wrong("gold_label", label, "an integer in 1.." + optionCount);
     }
     return label.intValue() - 1;

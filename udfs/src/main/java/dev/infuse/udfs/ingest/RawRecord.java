@@ -1,8 +1,8 @@
 package dev.infuse.udfs.ingest;
 
 /**
- * A record as it was found, before interpretation: enough to build a {@link Rejection} for it without
- * threading the file path and raw payload through every parsing method.
+ * A record as it was found, before interpretation: enough to build a {@link Rejection} for it
+ * without threading the file path and raw payload through every parsing method.
  *
  * @param source the file path
  * @param location where in the file, e.g. {@code line 12}

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Holds what one record produced until the record is fully read, so that a record that fails half way
- * leaves no partial items behind: it yields either all its items or one rejection.
+ * Holds what one record produced until the record is fully read, so that a record that fails half
+ * way leaves no partial items behind: it yields either all its items or one rejection.
  */
 final class RecordBuffer implements ItemSink {
   private final List<Consumer<ItemSink>> emitted = new ArrayList<>();
@@ -14,9 +14,9 @@ final class RecordBuffer implements ItemSink {
   private RecordBuffer() {}
 
   /**
-   * Runs {@code work} against a buffer and passes its output on to {@code sink}; if the work fails, emits
-   * a single rejection of {@code raw} instead. Unexpected runtime errors are caught too, because a reader
-   * must never throw on bad data.
+   * Runs {@code work} against a buffer and passes its output on to {@code sink}; if the work fails,
+   * emits a single rejection of {@code raw} instead. Unexpected runtime errors are caught too,
+   * because a reader must never throw on bad data.
    */
   static void readAtomically(RawRecord raw, ItemSink sink, Consumer<ItemSink> work) {
     RecordBuffer buffer = new RecordBuffer();

@@ -3,8 +3,9 @@ package dev.infuse.udfs.ingest;
 import java.util.List;
 
 /**
- * Rejects a document together with its questions. A question whose document is quarantined would point
- * at nothing, so it is quarantined too, with a reason that says why, rather than dropped silently.
+ * Rejects a document together with its questions. A question whose document is quarantined would
+ * point at nothing, so it is quarantined too, with a reason that says why, rather than dropped
+ * silently.
  */
 final class RejectedDocuments {
   private RejectedDocuments() {}

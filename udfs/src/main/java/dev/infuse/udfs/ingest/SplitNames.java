@@ -6,8 +6,8 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Infers a split (and an ANLI round) from a file name. Matches whole name tokens, so {@code latest.jsonl}
- * is not a test file; {@code ValidationSet} and {@code test1} still count.
+ * Infers a split (and an ANLI round) from a file name. Matches whole name tokens, so {@code
+ * latest.jsonl} is not a test file; {@code ValidationSet} and {@code test1} still count.
  */
 final class SplitNames {
   private static final Pattern TRAIN = Pattern.compile("train(ing)?\\d*");
@@ -17,7 +17,10 @@ final class SplitNames {
 
   private SplitNames() {}
 
-  /** {@code train}, {@code test} or {@code dev} when a name token says so (in that order), else the fallback. */
+  /**
+   * {@code train}, {@code test} or {@code dev} when a name token says so (in that order), else the
+   * fallback.
+   */
   static String fromFileName(String fileName, String fallback) {
     List<String> tokens = tokens(fileName);
     if (tokens.stream().anyMatch(t -> TRAIN.matcher(t).matches())) {

@@ -25,9 +25,11 @@ final class StrictUtf8 {
   }
 
   static Decoded decode(byte[] bytes, int from, int to) {
-    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    CharsetDecoder decoder =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
     ByteBuffer in = ByteBuffer.wrap(bytes, from, to - from);
     CharBuffer out = CharBuffer.allocate(to - from);
     CoderResult result = decoder.decode(in, out, true);
@@ -35,7 +37,8 @@ final class StrictUtf8 {
       result = decoder.flush(out);
     }
     if (result.isError()) {
-      return new Decoded(new String(bytes, from, to - from, StandardCharsets.UTF_8), in.position() - from);
+      return new Decoded(
+          new String(bytes, from, to - from, StandardCharsets.UTF_8), in.position() - from);
     }
     out.flip();
     return new Decoded(out.toString(), -1);
@@ -43,8 +46,11 @@ final class StrictUtf8 {
 
   /** Where the content starts: after a UTF-8 byte order mark, if there is one. */
   static int contentStart(byte[] bytes) {
-    boolean bom = bytes.length >= 3 && (bytes[0] & 0xff) == 0xef && (bytes[1] & 0xff) == 0xbb
-        && (bytes[2] & 0xff) == 0xbf;
+    boolean bom =
+        bytes.length >= 3
+            && (bytes[0] & 0xff) == 0xef
+            && (bytes[1] & 0xff) == 0xbb
+            && (bytes[2] & 0xff) == 0xbf;
     return bom ? 3 : 0;
   }
 }

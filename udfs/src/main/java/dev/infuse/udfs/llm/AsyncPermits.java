@@ -8,8 +8,8 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * A semaphore that never blocks: a task that finds no free permit waits in a FIFO queue and is run
- * (on {@code dispatcher}) when one frees up. Callers can submit thousands of requests at once without
- * tying up a thread per waiting request.
+ * (on {@code dispatcher}) when one frees up. Callers can submit thousands of requests at once
+ * without tying up a thread per waiting request.
  */
 final class AsyncPermits {
   private final int permits;

@@ -10,8 +10,8 @@ import java.util.List;
 
 /**
  * Writes a JSON tree in one canonical form, so that equal content always hashes to the same key:
- * object keys sorted, no whitespace, numbers in their shortest plain decimal form (0.70 and 0.7, 1.0
- * and 1 are the same number and are written alike).
+ * object keys sorted, no whitespace, numbers in their shortest plain decimal form (0.70 and 0.7,
+ * 1.0 and 1 are the same number and are written alike).
  */
 final class CanonicalJson {
   private CanonicalJson() {}
@@ -56,7 +56,8 @@ final class CanonicalJson {
     } else if (node.isTextual()) {
       quote(node.textValue(), out);
     } else {
-      throw new IllegalArgumentException("cannot write a " + node.getNodeType() + " node as canonical JSON");
+      throw new IllegalArgumentException(
+          "cannot write a " + node.getNodeType() + " node as canonical JSON");
     }
   }
 
@@ -65,9 +66,11 @@ final class CanonicalJson {
       return node.bigIntegerValue().toString();
     }
     if ((node.isDouble() || node.isFloat()) && !Double.isFinite(node.doubleValue())) {
-      throw new IllegalArgumentException("JSON has no " + node.doubleValue() + "; numbers must be finite");
+      throw new IllegalArgumentException(
+          "JSON has no " + node.doubleValue() + "; numbers must be finite");
     }
-    BigDecimal value = node.isBigDecimal() ? node.decimalValue() : BigDecimal.valueOf(node.doubleValue());
+    BigDecimal value =
+        node.isBigDecimal() ? node.decimalValue() : BigDecimal.valueOf(node.doubleValue());
     return value.signum() == 0 ? "0" : value.stripTrailingZeros().toPlainString();
   }
 

@@ -13,7 +13,12 @@ import java.util.List;
  * @param latencyMillis wall time from the first try to the answer
  */
 public record ChatResponse(
-    List<String> texts, String finishReason, int promptTokens, int completionTokens, int attempts, long latencyMillis) {
+    List<String> texts,
+    String finishReason,
+    int promptTokens,
+    int completionTokens,
+    int attempts,
+    long latencyMillis) {
   public ChatResponse {
     texts = List.copyOf(texts);
   }

@@ -19,30 +19,31 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Chat completion by a local {@link CausalLm} run through DJL, in the executor's own JVM: backend
- * {@code djl}, with {@code llm.model} the model directory. The model is loaded once per JVM
- * ({@link ExecutorModels}), on the first request, not when the client is built.
+ * {@code djl}, with {@code llm.model} the model directory. The model is loaded once per JVM ({@link
+ * ExecutorModels}), on the first request, not when the client is built.
  *
  * <p>Batching: {@link #complete} only queues. One worker thread takes the first queued request,
  * waits up to a short linger for more (up to the batch size, {@code llm.max_concurrency} rows), and
  * generates them together with {@link Generator}; each future completes with its own result. Output
  * does not depend on the batch: every row samples from its own seed. If a batch fails, each of its
- * requests is retried alone, so an error fails only the requests it belongs to, with an
- * {@link LlmCallException} (attempts as tried, HTTP status 0).
+ * requests is retried alone, so an error fails only the requests it belongs to, with an {@link
+ * LlmCallException} (attempts as tried, HTTP status 0).
  *
- * <p>Requests: messages are rendered by {@link PlainChatTemplate}, whose stop string is added to the
- * request's own; max tokens (0 or less: {@value #DEFAULT_MAX_TOKENS}), temperature, top-p, seed (null
- * is 0) and stop are honoured; {@code n} choices use seeds seed, seed + 1, … ; leading whitespace of
- * each text is dropped (the template ends at {@code Assistant:}). JSON mode and JSON schemas are not
- * enforced: there is no constrained decoding. The request's model name is ignored.
+ * <p>Requests: messages are rendered by {@link PlainChatTemplate}, whose stop string is added to
+ * the request's own; max tokens (0 or less: {@value #DEFAULT_MAX_TOKENS}), temperature, top-p, seed
+ * (null is 0) and stop are honoured; {@code n} choices use seeds seed, seed + 1, … ; leading
+ * whitespace of each text is dropped (the template ends at {@code Assistant:}). JSON mode and JSON
+ * schemas are not enforced: there is no constrained decoding. The request's model name is ignored.
  *
  * <p>CPU executors: set {@code -Dai.djl.pytorch.num_threads} to the cores an executor may use.
  * libtorch's own intra-op threads otherwise fight the other tasks for the cores, and batching can
- * then be slower than one request at a time (measured on a shared 2-core machine: a 16-row batch took
- * 2x as long as 16 single rows with default threads, and 2.5 to 5x less time with one thread).
+ * then be slower than one request at a time (measured on a shared 2-core machine: a 16-row batch
+ * took 2x as long as 16 single rows with default threads, and 2.5 to 5x less time with one thread).
  */
 public final class DjlClient implements LlmClient {
   public static final String BACKEND = "djl";
   static final int DEFAULT_MAX_TOKENS = 256;
+
   /** How long the worker waits for more requests to join a batch. */
   static final Duration DEFAULT_LINGER = Duration.ofMillis(5);
 
@@ -68,7 +69,8 @@ public final class DjlClient implements LlmClient {
   public DjlClient(ModelSpec<CausalLm> spec, int maxBatchRows, Duration linger) {
     this.spec = Objects.requireNonNull(spec, "spec");
     if (maxBatchRows < 1) {
-      throw new IllegalArgumentException("djl max batch rows: got " + maxBatchRows + ", expected 1 or more");
+      throw new IllegalArgumentException(
+          "djl max batch rows: got " + maxBatchRows + ", expected 1 or more");
     }
     this.maxBatchRows = maxBatchRows;
     this.lingerNanos = linger.toNanos();
@@ -160,8 +162,9 @@ public final class DjlClient implements LlmClient {
       model = ExecutorModels.get(spec);
     } catch (RuntimeException e) {
       for (Pending pending : batch) {
-        pending.result.completeExceptionally(new LlmCallException(
-            "djl: cannot load the model " + spec.cacheKey() + ": " + e.getMessage(), 1, 0, e));
+        pending.result.completeExceptionally(
+            new LlmCallException(
+                "djl: cannot load the model " + spec.cacheKey() + ": " + e.getMessage(), 1, 0, e));
       }
       return;
     }
@@ -171,8 +174,11 @@ public final class DjlClient implements LlmClient {
       generate(model, batch);
     } catch (RuntimeException | Error batchError) {
       if (batch.size() == 1) {
-        batch.get(0).result.completeExceptionally(new LlmCallException(
-            "djl: generation failed: " + batchError, 1, 0, batchError));
+        batch
+            .get(0)
+            .result
+            .completeExceptionally(
+                new LlmCallException("djl: generation failed: " + batchError, 1, 0, batchError));
         return;
       }
       // Find the request that broke the batch: each one alone fails or succeeds on its own.
@@ -180,7 +186,8 @@ public final class DjlClient implements LlmClient {
         try {
           generate(model, List.of(pending));
         } catch (RuntimeException | Error e) {
-          pending.result.completeExceptionally(new LlmCallException("djl: generation failed: " + e, 2, 0, e));
+          pending.result.completeExceptionally(
+              new LlmCallException("djl: generation failed: " + e, 2, 0, e));
         }
       }
     }
@@ -201,13 +208,15 @@ public final class DjlClient implements LlmClient {
   }
 
   private static LlmCallException closedException() {
-    return new LlmCallException("djl: the client was closed before the request was served", 0, 0, null);
+    return new LlmCallException(
+        "djl: the client was closed before the request was served", 0, 0, null);
   }
 
   private static ModelSpec<CausalLm> modelSpec(LlmSettings settings) {
     String modelDir = settings.model();
     if (modelDir == null || modelDir.isBlank()) {
-      throw new IllegalArgumentException("llm.model: empty, expected the path of a model directory for backend djl");
+      throw new IllegalArgumentException(
+          "llm.model: empty, expected the path of a model directory for backend djl");
     }
     return new LmModelSpec(modelDir, settings.device() == null ? "auto" : settings.device());
   }
@@ -221,7 +230,8 @@ public final class DjlClient implements LlmClient {
     Pending(ChatRequest request) {
       String prompt = PlainChatTemplate.render(request.messages());
       GenerationParams params = request.params();
-      int maxTokens = params == null || params.maxTokens() <= 0 ? DEFAULT_MAX_TOKENS : params.maxTokens();
+      int maxTokens =
+          params == null || params.maxTokens() <= 0 ? DEFAULT_MAX_TOKENS : params.maxTokens();
       double temperature = params == null ? 0 : params.temperature();
       double topP = params == null ? 1 : params.topP();
       long seed = params == null || params.seed() == null ? 0 : params.seed();
@@ -229,7 +239,9 @@ public final class DjlClient implements LlmClient {
       List<String> stop = new ArrayList<>(params == null ? List.of() : params.stop());
       stop.add(PlainChatTemplate.STOP);
       for (int i = 0; i < n; i++) {
-        rows.add(new GenerationRequest(prompt, new GenerationOptions(maxTokens, temperature, topP, seed + i, stop)));
+        rows.add(
+            new GenerationRequest(
+                prompt, new GenerationOptions(maxTokens, temperature, topP, seed + i, stop)));
       }
     }
 
@@ -241,8 +253,14 @@ public final class DjlClient implements LlmClient {
         completionTokens += text.completionTokens();
       }
       long latencyMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - queuedNanos);
-      result.complete(new ChatResponse(texts, out.get(0).finishReason(), out.get(0).promptTokens(),
-          completionTokens, 1, latencyMillis));
+      result.complete(
+          new ChatResponse(
+              texts,
+              out.get(0).finishReason(),
+              out.get(0).promptTokens(),
+              completionTokens,
+              1,
+              latencyMillis));
     }
   }
 }

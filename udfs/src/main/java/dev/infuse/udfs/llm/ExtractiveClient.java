@@ -13,13 +13,13 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The model-free backend: it ignores the rendered messages and computes each task from the request's
- * {@code task} map, answering in exactly the format the prompt asks a model for, so the same parsers and
- * jobs run with or without an LLM. Everything it writes is taken from the document (cloze and pattern
- * questions with verbatim answers, reordered or selected sentences), and text outputs say on their
- * first line that they are extractive. Deterministic: the same task and seed give the same output;
- * choice {@code i} uses seed + i, and where a task samples (which sentences to question, dialogue
- * wording) different seeds give different outputs. Stateless, so thread-safe.
+ * The model-free backend: it ignores the rendered messages and computes each task from the
+ * request's {@code task} map, answering in exactly the format the prompt asks a model for, so the
+ * same parsers and jobs run with or without an LLM. Everything it writes is taken from the document
+ * (cloze and pattern questions with verbatim answers, reordered or selected sentences), and text
+ * outputs say on their first line that they are extractive. Deterministic: the same task and seed
+ * give the same output; choice {@code i} uses seed + i, and where a task samples (which sentences
+ * to question, dialogue wording) different seeds give different outputs. Stateless, so thread-safe.
  */
 public final class ExtractiveClient implements LlmClient {
   public static final String BACKEND = "extractive";
@@ -41,9 +41,9 @@ public final class ExtractiveClient implements LlmClient {
   }
 
   /**
-   * Completes at once. A task map it cannot work from (unknown kind, a missing or malformed variable, a
-   * document with nothing to extract) fails the future with an {@link LlmCallException} naming the
-   * variable: retrying would give the same answer.
+   * Completes at once. A task map it cannot work from (unknown kind, a missing or malformed
+   * variable, a document with nothing to extract) fails the future with an {@link LlmCallException}
+   * naming the variable: retrying would give the same answer.
    */
   @Override
   public CompletableFuture<ChatResponse> complete(ChatRequest request) {
@@ -77,9 +77,15 @@ public final class ExtractiveClient implements LlmClient {
       return CompletableFuture.completedFuture(
           new ChatResponse(texts, finishReason, promptTokens, completionTokens, 1, latency));
     } catch (IllegalArgumentException e) {
-      return CompletableFuture.failedFuture(new LlmCallException(
-          "extractive backend cannot do task " + request.task().get(GenerationTask.KIND) + ": " + e.getMessage(),
-          1, 0, e));
+      return CompletableFuture.failedFuture(
+          new LlmCallException(
+              "extractive backend cannot do task "
+                  + request.task().get(GenerationTask.KIND)
+                  + ": "
+                  + e.getMessage(),
+              1,
+              0,
+              e));
     }
   }
 
@@ -92,16 +98,20 @@ public final class ExtractiveClient implements LlmClient {
         int n = ExtractiveInputs.positive(task, GenerationTask.N);
         return ExtractiveInputs.toJson(ExtractiveQa.generate(document, n, rng));
       case GenerationTask.REPHRASE:
-        return ExtractiveRephrase.rephrase(document, ExtractiveInputs.optional(task, GenerationTask.TITLE),
-            ExtractiveInputs.text(task, GenerationTask.STYLE), rng);
+        return ExtractiveRephrase.rephrase(
+            document,
+            ExtractiveInputs.optional(task, GenerationTask.TITLE),
+            ExtractiveInputs.text(task, GenerationTask.STYLE),
+            rng);
       case GenerationTask.ENTITIES:
         int max = ExtractiveInputs.positive(task, GenerationTask.MAX_ENTITIES);
         return ExtractiveInputs.toJson(ExtractiveEntityDoc.entities(document, max));
       case GenerationTask.ENTITY_DOC:
-        return ExtractiveEntityDoc.entityDoc(document,
-            ExtractiveInputs.strings(task, GenerationTask.ENTITIES_VAR, 1, 3));
+        return ExtractiveEntityDoc.entityDoc(
+            document, ExtractiveInputs.strings(task, GenerationTask.ENTITIES_VAR, 1, 3));
       case GenerationTask.FOCAL:
-        return ExtractiveFocal.rewrite(document,
+        return ExtractiveFocal.rewrite(
+            document,
             ExtractiveInputs.strings(task, GenerationTask.QUESTIONS, 1, Integer.MAX_VALUE));
       default:
         throw new IllegalArgumentException("task: " + kind + " has no extractive implementation");
@@ -111,10 +121,12 @@ public final class ExtractiveClient implements LlmClient {
   /** 64 bits of SHA-256 over the task map in key order, so equal inputs give equal streams. */
   private static long inputHash(Map<String, String> task) {
     List<String> parts = new ArrayList<>();
-    new TreeMap<>(task).forEach((key, value) -> {
-      parts.add(key);
-      parts.add(value);
-    });
+    new TreeMap<>(task)
+        .forEach(
+            (key, value) -> {
+              parts.add(key);
+              parts.add(value);
+            });
     byte[] digest = Keys.sha256(String.join("\u001f", parts).getBytes(StandardCharsets.UTF_8));
     return ByteBuffer.wrap(digest).getLong();
   }
@@ -139,7 +151,10 @@ public final class ExtractiveClient implements LlmClient {
     return count;
   }
 
-  /** The text up to the end of its {@code max}-th whitespace token, as a model cut off by max_tokens would stop. */
+  /**
+   * The text up to the end of its {@code max}-th whitespace token, as a model cut off by max_tokens
+   * would stop.
+   */
   private static String firstTokens(String text, int max) {
     int count = 0;
     boolean inToken = false;

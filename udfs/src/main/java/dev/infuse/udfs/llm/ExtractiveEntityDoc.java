@@ -10,9 +10,10 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * EntiGraph-like documents without a model: the document's own sentences about one entity, or, for a
- * pair or triple, first the sentences where they meet (the relation is what EntiGraph is after), then
- * each entity's own. A synthetic document made of nothing but source sentences cannot hallucinate.
+ * EntiGraph-like documents without a model: the document's own sentences about one entity, or, for
+ * a pair or triple, first the sentences where they meet (the relation is what EntiGraph is after),
+ * then each entity's own. A synthetic document made of nothing but source sentences cannot
+ * hallucinate.
  */
 final class ExtractiveEntityDoc {
   /** Per entity, so a protagonist's document does not become the whole story. */

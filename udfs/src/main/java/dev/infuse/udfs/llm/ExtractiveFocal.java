@@ -10,8 +10,9 @@ import java.util.TreeSet;
 /**
  * Focal rewriting without a model: for each question, the document sentences most relevant to it by
  * IDF-weighted term overlap, each with a sentence of context on either side, merged and kept in
- * document order. It is the retrieval half of focal rewriting (which passages the questions are about)
- * with none of the explaining; a floor for the model-written version and a faithful pipeline stand-in.
+ * document order. It is the retrieval half of focal rewriting (which passages the questions are
+ * about) with none of the explaining; a floor for the model-written version and a faithful pipeline
+ * stand-in.
  */
 final class ExtractiveFocal {
   static final int TOP_PER_QUESTION = 3;
@@ -25,7 +26,9 @@ final class ExtractiveFocal {
     TreeSet<Integer> chosen = new TreeSet<>();
     for (String question : questions) {
       for (int index : ranker.top(question, TOP_PER_QUESTION)) {
-        for (int i = Math.max(0, index - CONTEXT); i <= Math.min(sentences.size() - 1, index + CONTEXT); i++) {
+        for (int i = Math.max(0, index - CONTEXT);
+            i <= Math.min(sentences.size() - 1, index + CONTEXT);
+            i++) {
           chosen.add(i);
         }
       }
@@ -39,7 +42,8 @@ final class ExtractiveFocal {
     int previous = -2;
     for (int index : chosen) {
       Sentence sentence = sentences.get(index);
-      boolean continues = index == previous + 1 && sentence.paragraph() == sentences.get(previous).paragraph();
+      boolean continues =
+          index == previous + 1 && sentence.paragraph() == sentences.get(previous).paragraph();
       if (!continues && passage.length() > 0) {
         passages.add(passage.toString());
         passage.setLength(0);
@@ -51,6 +55,9 @@ final class ExtractiveFocal {
       previous = index;
     }
     passages.add(passage.toString());
-    return "(extractive focal rewrite for " + questions.size() + " question(s))\n\n" + String.join("\n\n", passages);
+    return "(extractive focal rewrite for "
+        + questions.size()
+        + " question(s))\n\n"
+        + String.join("\n\n", passages);
   }
 }

@@ -7,7 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Reads the task map's variables, failing with a message that names the variable and what was expected. */
+/**
+ * Reads the task map's variables, failing with a message that names the variable and what was
+ * expected.
+ */
 final class ExtractiveInputs {
   static final ObjectMapper JSON = new ObjectMapper();
 
@@ -42,13 +45,17 @@ final class ExtractiveInputs {
   /** A JSON array of non-blank strings with between {@code min} and {@code max} items. */
   static List<String> strings(Map<String, String> task, String name, int min, int max) {
     String value = task.get(name);
-    String expected = ", expected a JSON array of " + min + (max == Integer.MAX_VALUE ? " or more" : " to " + max)
-        + " non-blank strings";
+    String expected =
+        ", expected a JSON array of "
+            + min
+            + (max == Integer.MAX_VALUE ? " or more" : " to " + max)
+            + " non-blank strings";
     JsonNode tree;
     try {
       tree = value == null ? null : JSON.readTree(value);
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(name + ": not valid JSON (" + e.getOriginalMessage() + ")" + expected);
+      throw new IllegalArgumentException(
+          name + ": not valid JSON (" + e.getOriginalMessage() + ")" + expected);
     }
     if (tree == null || !tree.isArray() || tree.size() < min || tree.size() > max) {
       throw new IllegalArgumentException(name + ": got " + value + expected);
@@ -56,7 +63,8 @@ final class ExtractiveInputs {
     List<String> items = new ArrayList<>();
     for (JsonNode item : tree) {
       if (!item.isTextual() || item.asText().isBlank()) {
-        throw new IllegalArgumentException(name + ": item " + item + " is not a non-blank string" + expected);
+        throw new IllegalArgumentException(
+            name + ": item " + item + " is not a non-blank string" + expected);
       }
       items.add(item.asText().strip());
     }

@@ -20,41 +20,59 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Question-answer pairs without a model: cloze questions over informative sentences (a name, a number
- * or a noun phrase blanked out) and wh-questions where a simple pattern fits ("X was born in 1900." →
- * "When was X born?"). Every answer is a verbatim span of the document, so the pairs are correct by
- * construction, if easy; they exercise the pipeline and give a floor that model-written pairs must beat.
+ * Question-answer pairs without a model: cloze questions over informative sentences (a name, a
+ * number or a noun phrase blanked out) and wh-questions where a simple pattern fits ("X was born in
+ * 1900." → "When was X born?"). Every answer is a verbatim span of the document, so the pairs are
+ * correct by construction, if easy; they exercise the pipeline and give a floor that model-written
+ * pairs must beat.
  */
 final class ExtractiveQa {
   static final String CLOZE_PREFIX = "Fill in the blank: ";
   static final String BLANK = "____";
-  /** Cloze questions need context around the blank; a pattern question can come from a short sentence. */
+
+  /**
+   * Cloze questions need context around the blank; a pattern question can come from a short
+   * sentence.
+   */
   private static final int MIN_WORDS = 8;
+
   private static final int MIN_WH_WORDS = 4;
   private static final int MAX_WORDS = 45;
   private static final String NAME =
       "\\p{Lu}[\\p{L}\\p{N}'’.-]*(?: (?:of |the |de |von |van )?\\p{Lu}[\\p{L}\\p{N}'’.-]*){0,3}";
-  private static final Pattern BORN = Pattern.compile(
-      "^(?<subj>" + NAME + ") was born (?:in|on|at) (?<ans>[^,;:.!?\"“”]+?)(?:[,;:.!?]|$)");
-  private static final Pattern COPULA = Pattern.compile(
-      "^(?<subj>(?:The )?" + NAME + ") (?<verb>is|was|are|were) (?<ans>(?:a|an|the|one of) [^;:\"“”!?]{3,100}?)\\.?$");
-  private static final String NUMBER_WORDS = "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen"
-      + "|twenty|thirty|forty|fifty|sixty|hundred|thousand|dozen|hundreds|thousands|millions";
-  private static final Pattern COUNT = Pattern.compile(
-      "(?<![\\p{L}\\p{N}.,$])(?<num>\\d[\\d,]*|(?i:" + NUMBER_WORDS + ")) (?<noun>[a-z][a-z-]{2,}s)\\b");
+  private static final Pattern BORN =
+      Pattern.compile(
+          "^(?<subj>" + NAME + ") was born (?:in|on|at) (?<ans>[^,;:.!?\"“”]+?)(?:[,;:.!?]|$)");
+  private static final Pattern COPULA =
+      Pattern.compile(
+          "^(?<subj>(?:The )?"
+              + NAME
+              + ") (?<verb>is|was|are|were) (?<ans>(?:a|an|the|one of) [^;:\"“”!?]{3,100}?)\\.?$");
+  private static final String NUMBER_WORDS =
+      "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen"
+          + "|twenty|thirty|forty|fifty|sixty|hundred|thousand|dozen|hundreds|thousands|millions";
+  private static final Pattern COUNT =
+      Pattern.compile(
+          "(?<![\\p{L}\\p{N}.,$])(?<num>\\d[\\d,]*|(?i:"
+              + NUMBER_WORDS
+              + ")) (?<noun>[a-z][a-z-]{2,}s)\\b");
   private static final Pattern NUMBER =
       Pattern.compile("(?<![\\p{L}\\p{N}.,])\\$?\\d[\\d,]*(?:\\.\\d+)?%?(?![\\p{L}\\p{N}])");
-  private static final Pattern NOUN_PHRASE = Pattern.compile(
-      "\\b(?:the|a|an|his|her|their|its|our|my|your) ((?:[a-z][a-z-]+ ){0,2}[a-z][a-z-]{3,})"
-          + "(?=[,.;:!?\"”)]| (?:of|in|on|at|to|from|with|by|for|and|or|but|was|were|is|are|had|has|that|which"
-          + "|who)\\b)");
+  private static final Pattern NOUN_PHRASE =
+      Pattern.compile(
+          "\\b(?:the|a|an|his|her|their|its|our|my|your) ((?:[a-z][a-z-]+ ){0,2}[a-z][a-z-]{3,})"
+              + "(?=[,.;:!?\"”)]| (?:of|in|on|at|to|from|with|by|for|and|or|but|was|were|is|are|had|has|that|which"
+              + "|who)\\b)");
   private static final Pattern QUESTION_END = Pattern.compile("\\?[\"'”’)]*$");
-  private static final Pattern MONTH = Pattern.compile(
-      "(?i)\\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\\b");
+  private static final Pattern MONTH =
+      Pattern.compile(
+          "(?i)\\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\\b");
 
   private ExtractiveQa() {}
 
-  /** Up to {@code n} pairs in document order; fewer when the document has too few usable sentences. */
+  /**
+   * Up to {@code n} pairs in document order; fewer when the document has too few usable sentences.
+   */
   static List<QaPair> generate(String document, int n, SplittableRandom rng) {
     List<Sentence> sentences = Sentences.split(document);
     Set<String> names = new HashSet<>();
@@ -80,7 +98,8 @@ final class ExtractiveQa {
           break;
         }
         List<QaPair> choices = options.get(sentence);
-        if (pass < choices.size() && questions.add(choices.get(pass).question().toLowerCase(Locale.ROOT))) {
+        if (pass < choices.size()
+            && questions.add(choices.get(pass).question().toLowerCase(Locale.ROOT))) {
           picked.add(new long[] {sentence.index(), pass, pairs.size()});
           pairs.add(choices.get(pass));
         }
@@ -94,8 +113,12 @@ final class ExtractiveQa {
     return ordered;
   }
 
-  /** The pairs one sentence allows, wh-questions first, each group in random order; empty if uninformative. */
-  static List<QaPair> candidates(String document, Sentence sentence, Set<String> names, SplittableRandom rng) {
+  /**
+   * The pairs one sentence allows, wh-questions first, each group in random order; empty if
+   * uninformative.
+   */
+  static List<QaPair> candidates(
+      String document, Sentence sentence, Set<String> names, SplittableRandom rng) {
     String text = sentence.text();
     int words = sentence.wordCount();
     if (words < MIN_WH_WORDS || words > MAX_WORDS || QUESTION_END.matcher(text).find()) {
@@ -117,12 +140,21 @@ final class ExtractiveQa {
       addCloze(document, text, number.group(), cloze);
     }
     Matcher count = COUNT.matcher(text);
-    if (count.find() && !Words.STOP_WORDS.contains(count.group("noun")) && !count.group("noun").endsWith("ss")) {
+    if (count.find()
+        && !Words.STOP_WORDS.contains(count.group("noun"))
+        && !count.group("noun").endsWith("ss")) {
       String answer = count.group("num");
       if (once(text, answer) && document.contains(answer)) {
-        String blanked = text.substring(0, count.start("num")) + BLANK + text.substring(count.end("num"));
-        wh.add(new QaPair("How many " + count.group("noun") + ", according to this sentence: \"" + blanked + "\"?",
-            answer));
+        String blanked =
+            text.substring(0, count.start("num")) + BLANK + text.substring(count.end("num"));
+        wh.add(
+            new QaPair(
+                "How many "
+                    + count.group("noun")
+                    + ", according to this sentence: \""
+                    + blanked
+                    + "\"?",
+                answer));
       }
     }
     if (wh.isEmpty() && cloze.isEmpty()) {
@@ -142,14 +174,19 @@ final class ExtractiveQa {
     return all;
   }
 
-  /** A wh-question for the sentence when a pattern fits and its answer is a verbatim span of the document. */
+  /**
+   * A wh-question for the sentence when a pattern fits and its answer is a verbatim span of the
+   * document.
+   */
   static Optional<QaPair> whQuestion(String document, String text) {
     Matcher born = BORN.matcher(text);
     if (born.find() && isName(born.group("subj"))) {
       String answer = born.group("ans").strip();
       if (document.contains(answer)) {
         boolean when = answer.chars().anyMatch(Character::isDigit) || MONTH.matcher(answer).find();
-        return Optional.of(new QaPair((when ? "When" : "Where") + " was " + born.group("subj") + " born?", answer));
+        return Optional.of(
+            new QaPair(
+                (when ? "When" : "Where") + " was " + born.group("subj") + " born?", answer));
       }
     }
     Matcher copula = COPULA.matcher(text);
@@ -160,7 +197,8 @@ final class ExtractiveQa {
         subject = "the " + subject.substring(4);
       }
       if (document.contains(answer) && answer.split(" ").length <= 16) {
-        return Optional.of(new QaPair("What " + copula.group("verb") + " " + subject + "?", answer));
+        return Optional.of(
+            new QaPair("What " + copula.group("verb") + " " + subject + "?", answer));
       }
     }
     return Optional.empty();
@@ -169,8 +207,10 @@ final class ExtractiveQa {
   private static boolean isName(String subject) {
     String first = subject.startsWith("The ") ? subject.substring(4) : subject;
     String word = first.split(" ")[0].toLowerCase(Locale.ROOT).replace('’', '\'');
-    // A leading dummy word makes the subject non-initial, so Entities judges it as a mid-sentence name.
-    return !Words.STOP_WORDS.contains(word) && Entities.spans(" x " + first).stream().anyMatch(s -> !s.initial());
+    // A leading dummy word makes the subject non-initial, so Entities judges it as a mid-sentence
+    // name.
+    return !Words.STOP_WORDS.contains(word)
+        && Entities.spans(" x " + first).stream().anyMatch(s -> !s.initial());
   }
 
   private static void addCloze(String document, String text, String answer, List<QaPair> out) {
@@ -178,7 +218,8 @@ final class ExtractiveQa {
       return;
     }
     int at = text.indexOf(answer);
-    String question = CLOZE_PREFIX + text.substring(0, at) + BLANK + text.substring(at + answer.length());
+    String question =
+        CLOZE_PREFIX + text.substring(0, at) + BLANK + text.substring(at + answer.length());
     for (QaPair pair : out) {
       if (pair.answer().equals(answer)) {
         return;
@@ -208,7 +249,9 @@ final class ExtractiveQa {
 
   /** Whether {@code span} occurs exactly once in {@code text} as whole words. */
   private static boolean once(String text, String span) {
-    Matcher matcher = Pattern.compile("(?<![\\p{L}\\p{N}])" + Pattern.quote(span) + "(?![\\p{L}\\p{N}])").matcher(text);
+    Matcher matcher =
+        Pattern.compile("(?<![\\p{L}\\p{N}])" + Pattern.quote(span) + "(?![\\p{L}\\p{N}])")
+            .matcher(text);
     return matcher.find() && !matcher.find() && firstIsWhole(text, span);
   }
 

@@ -25,14 +25,20 @@ final class ExtractiveRephrase {
   private static final int LONG_SENTENCE_WORDS = 20;
   private static final double TERSE_SHARE = 0.4;
   private static final int ENCYCLOPEDIC_SECTIONS = 8;
-  private static final Pattern WHICH_TAIL = Pattern.compile("^(?<head>.{12,}?), which (?<tail>[^,]{8,})$");
+  private static final Pattern WHICH_TAIL =
+      Pattern.compile("^(?<head>.{12,}?), which (?<tail>[^,]{8,})$");
   private static final Pattern NUMBER = Pattern.compile("\\d");
   private static final Pattern TERMINATED = Pattern.compile("[.!?…][\"'”’)\\]]*$");
-  private static final List<String> ENTITY_QUESTIONS = List.of(
-      "What does the text say about %s?", "What do we learn about %s?", "What happens with %s?",
-      "What else is said about %s?");
-  private static final List<String> PLAIN_QUESTIONS = List.of(
-      "What happens next?", "What comes after that?", "What does the text say next?", "And then?");
+  private static final List<String> ENTITY_QUESTIONS =
+      List.of(
+          "What does the text say about %s?",
+          "What do we learn about %s?", "What happens with %s?", "What else is said about %s?");
+  private static final List<String> PLAIN_QUESTIONS =
+      List.of(
+          "What happens next?",
+          "What comes after that?",
+          "What does the text say next?",
+          "And then?");
 
   private ExtractiveRephrase() {}
 
@@ -42,15 +48,19 @@ final class ExtractiveRephrase {
       case GenerationTask.STYLE_SIMPLE:
         return header(style) + simple(sentences);
       case GenerationTask.STYLE_ENCYCLOPEDIC:
-        return (title == null || title.isBlank() ? "" : Sentences.normalize(title) + "\n") + header(style)
+        return (title == null || title.isBlank() ? "" : Sentences.normalize(title) + "\n")
+            + header(style)
             + encyclopedic(sentences);
       case GenerationTask.STYLE_TERSE:
         return header(style) + terse(sentences);
       case GenerationTask.STYLE_QA_DIALOGUE:
         return header(style) + dialogue(document, sentences, rng);
       default:
-        throw new IllegalArgumentException("style: got " + style + ", expected one of "
-            + String.join(", ", GenerationTask.STYLES));
+        throw new IllegalArgumentException(
+            "style: got "
+                + style
+                + ", expected one of "
+                + String.join(", ", GenerationTask.STYLES));
     }
   }
 
@@ -58,7 +68,10 @@ final class ExtractiveRephrase {
     return "(extractive rephrase: " + style + ")\n\n";
   }
 
-  /** Sentences in order, paragraphs kept, long ones split at semicolons and at a closing ", which …". */
+  /**
+   * Sentences in order, paragraphs kept, long ones split at semicolons and at a closing ", which
+   * …".
+   */
   private static String simple(List<Sentence> sentences) {
     StringBuilder out = new StringBuilder();
     int paragraph = -1;
@@ -91,7 +104,9 @@ final class ExtractiveRephrase {
     return pieces;
   }
 
-  /** A title line, then one section per leading entity holding the sentences that mention it first. */
+  /**
+   * A title line, then one section per leading entity holding the sentences that mention it first.
+   */
   private static String encyclopedic(List<Sentence> sentences) {
     List<Sentence> kept = substantial(sentences);
     List<Entities.Entity> entities = Entities.extract(sentences, ENCYCLOPEDIC_SECTIONS);
@@ -117,11 +132,12 @@ final class ExtractiveRephrase {
       }
     }
     StringBuilder out = new StringBuilder();
-    sections.forEach((name, texts) -> {
-      if (!texts.isEmpty()) {
-        out.append(name).append("\n").append(String.join(" ", texts)).append("\n\n");
-      }
-    });
+    sections.forEach(
+        (name, texts) -> {
+          if (!texts.isEmpty()) {
+            out.append(name).append("\n").append(String.join(" ", texts)).append("\n\n");
+          }
+        });
     if (!other.isEmpty()) {
       out.append("Other details\n").append(String.join(" ", other)).append("\n\n");
     }
@@ -164,7 +180,10 @@ final class ExtractiveRephrase {
     return signals / Math.sqrt(sentence.wordCount());
   }
 
-  /** Alternating questions and answers; each answer is one or two consecutive sentences of a paragraph. */
+  /**
+   * Alternating questions and answers; each answer is one or two consecutive sentences of a
+   * paragraph.
+   */
   private static String dialogue(String document, List<Sentence> sentences, SplittableRandom rng) {
     List<Sentence> kept = substantial(sentences);
     List<Entities.Entity> entities = Entities.extract(sentences, 20);
@@ -173,12 +192,17 @@ final class ExtractiveRephrase {
       Sentence first = kept.get(i);
       List<String> answer = new ArrayList<>(List.of(first.text()));
       int next = i + 1;
-      if (next < kept.size() && kept.get(next).paragraph() == first.paragraph() && rng.nextBoolean()) {
+      if (next < kept.size()
+          && kept.get(next).paragraph() == first.paragraph()
+          && rng.nextBoolean()) {
         answer.add(kept.get(next).text());
         next++;
       }
-      out.append("Q: ").append(question(document, first, entities, rng)).append("\nA: ")
-          .append(String.join(" ", answer)).append("\n\n");
+      out.append("Q: ")
+          .append(question(document, first, entities, rng))
+          .append("\nA: ")
+          .append(String.join(" ", answer))
+          .append("\n\n");
       i = next;
     }
     return out.toString().strip();
@@ -192,20 +216,22 @@ final class ExtractiveRephrase {
     }
     for (Entities.Entity entity : entities) {
       if (Entities.mentions(sentence.text(), entity.name())) {
-        return String.format(ENTITY_QUESTIONS.get(rng.nextInt(ENTITY_QUESTIONS.size())), entity.name());
+        return String.format(
+            ENTITY_QUESTIONS.get(rng.nextInt(ENTITY_QUESTIONS.size())), entity.name());
       }
     }
     return PLAIN_QUESTIONS.get(rng.nextInt(PLAIN_QUESTIONS.size()));
   }
 
   /**
-   * Sentences of at least three words, with some lower case and a closing punctuation mark: bylines,
-   * captions and headings are left out.
+   * Sentences of at least three words, with some lower case and a closing punctuation mark:
+   * bylines, captions and headings are left out.
    */
   static List<Sentence> substantial(List<Sentence> sentences) {
     List<Sentence> kept = new ArrayList<>();
     for (Sentence sentence : sentences) {
-      if (sentence.wordCount() >= MIN_WORDS && sentence.text().chars().anyMatch(Character::isLowerCase)
+      if (sentence.wordCount() >= MIN_WORDS
+          && sentence.text().chars().anyMatch(Character::isLowerCase)
           && TERMINATED.matcher(sentence.text()).find()) {
         kept.add(sentence);
       }

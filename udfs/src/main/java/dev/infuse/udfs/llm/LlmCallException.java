@@ -9,7 +9,9 @@ public final class LlmCallException extends RuntimeException {
   private final int attempts;
   private final int httpStatus;
 
-  /** @param httpStatus the last HTTP status, or 0 when there was none (timeout, connection error) */
+  /**
+   * @param httpStatus the last HTTP status, or 0 when there was none (timeout, connection error)
+   */
   public LlmCallException(String message, int attempts, int httpStatus, Throwable cause) {
     super(message, cause);
     this.attempts = attempts;

@@ -12,8 +12,8 @@ public interface LlmClient extends AutoCloseable {
   String backend();
 
   /**
-   * Sends the request. The future completes with the response, or exceptionally with an
-   * {@link LlmCallException} once retries are exhausted or the row timeout passes.
+   * Sends the request. The future completes with the response, or exceptionally with an {@link
+   * LlmCallException} once retries are exhausted or the row timeout passes.
    */
   CompletableFuture<ChatResponse> complete(ChatRequest request);
 

@@ -18,11 +18,13 @@ import java.util.function.Function;
  */
 public final class LlmClients {
   /** Backends written elsewhere, registered when their class is on the classpath. */
-  private static final Map<String, String> OPTIONAL_BACKENDS = Map.of(
-      "extractive", "dev.infuse.udfs.llm.ExtractiveClient",
-      "djl", "dev.infuse.udfs.llm.DjlClient");
+  private static final Map<String, String> OPTIONAL_BACKENDS =
+      Map.of(
+          "extractive", "dev.infuse.udfs.llm.ExtractiveClient",
+          "djl", "dev.infuse.udfs.llm.DjlClient");
 
-  private static final Registry<Function<LlmSettings, LlmClient>> BACKENDS = new Registry<>("backend");
+  private static final Registry<Function<LlmSettings, LlmClient>> BACKENDS =
+      new Registry<>("backend");
   private static final Map<LlmSettings, LlmClient> CLIENTS = new ConcurrentHashMap<>();
 
   static {
@@ -102,7 +104,8 @@ public final class LlmClients {
     return true;
   }
 
-  private static LlmClient construct(Constructor<? extends LlmClient> constructor, LlmSettings settings) {
+  private static LlmClient construct(
+      Constructor<? extends LlmClient> constructor, LlmSettings settings) {
     try {
       return constructor.newInstance(settings);
     } catch (InvocationTargetException e) {
@@ -113,9 +116,11 @@ public final class LlmClients {
       if (cause instanceof Error error) {
         throw error;
       }
-      throw new IllegalStateException("could not build " + constructor.getDeclaringClass().getName(), cause);
+      throw new IllegalStateException(
+          "could not build " + constructor.getDeclaringClass().getName(), cause);
     } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("could not build " + constructor.getDeclaringClass().getName(), e);
+      throw new IllegalStateException(
+          "could not build " + constructor.getDeclaringClass().getName(), e);
     }
   }
 }

@@ -3,9 +3,9 @@ package dev.infuse.udfs.llm;
 import java.io.Serializable;
 
 /**
- * How to reach a backend: the {@code llm} config section. Small and serializable, so a Spark closure
- * can carry it and each executor builds its own client from it ({@link LlmClients}). It holds the
- * NAME of the environment variable with the API key, never the key.
+ * How to reach a backend: the {@code llm} config section. Small and serializable, so a Spark
+ * closure can carry it and each executor builds its own client from it ({@link LlmClients}). It
+ * holds the NAME of the environment variable with the API key, never the key.
  *
  * @param backend openai, extractive (default), djl
  * @param baseUrl e.g. {@code http://host:8000/v1}
@@ -30,13 +30,32 @@ public record LlmSettings(
     int maxAttempts,
     long initialBackoffMillis,
     long maxBackoffMillis,
-    String device) implements Serializable {
+    String device)
+    implements Serializable {
 
   /** Settings for a backend that runs no local model: the device is {@code auto}. */
-  public LlmSettings(String backend, String baseUrl, String model, String apiKeyEnv, int maxConcurrency,
-      int requestTimeoutSeconds, int rowTimeoutSeconds, int maxAttempts, long initialBackoffMillis,
+  public LlmSettings(
+      String backend,
+      String baseUrl,
+      String model,
+      String apiKeyEnv,
+      int maxConcurrency,
+      int requestTimeoutSeconds,
+      int rowTimeoutSeconds,
+      int maxAttempts,
+      long initialBackoffMillis,
       long maxBackoffMillis) {
-    this(backend, baseUrl, model, apiKeyEnv, maxConcurrency, requestTimeoutSeconds, rowTimeoutSeconds, maxAttempts,
-        initialBackoffMillis, maxBackoffMillis, "auto");
+    this(
+        backend,
+        baseUrl,
+        model,
+        apiKeyEnv,
+        maxConcurrency,
+        requestTimeoutSeconds,
+        rowTimeoutSeconds,
+        maxAttempts,
+        initialBackoffMillis,
+        maxBackoffMillis,
+        "auto");
   }
 }

@@ -38,9 +38,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Any OpenAI-compatible chat-completions server (OpenAI, vLLM, llama.cpp, TGI…) over the JDK HTTP
- * client. Built once per executor JVM ({@link LlmClients}), it bounds its own in-flight rows, retries
- * what is transient (429, 5xx, timeouts, dropped connections, truncated bodies) with jittered
- * exponential backoff that honours {@code Retry-After}, and fails the rest at once.
+ * client. Built once per executor JVM ({@link LlmClients}), it bounds its own in-flight rows,
+ * retries what is transient (429, 5xx, timeouts, dropped connections, truncated bodies) with
+ * jittered exponential backoff that honours {@code Retry-After}, and fails the rest at once.
  *
  * <p>A row holds one of {@code maxConcurrency} permits from its first attempt to its last, backoff
  * included, so a rate-limited server sees fewer requests rather than the same load retried. The row
@@ -66,7 +66,9 @@ public final class OpenAiClient implements LlmClient {
     this(settings, System::getenv);
   }
 
-  /** @param env looks up environment variables; tests pass their own */
+  /**
+   * @param env looks up environment variables; tests pass their own
+   */
   OpenAiClient(LlmSettings settings, Function<String, String> env) {
     this.settings = validate(settings);
     this.endpoint = endpoint(settings.baseUrl());
@@ -74,18 +76,23 @@ public final class OpenAiClient implements LlmClient {
     this.httpExecutor = Executors.newCachedThreadPool(daemonThreads("infuse-openai-http"));
     this.scheduler = new ScheduledThreadPoolExecutor(1, daemonThreads("infuse-openai-scheduler"));
     scheduler.setRemoveOnCancelPolicy(true);
-    this.http = HttpClient.newBuilder()
-        .version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(settings.requestTimeoutSeconds()))
-        .executor(httpExecutor)
-        .build();
-    IntervalFunction backoff = IntervalFunction.ofExponentialRandomBackoff(
-        settings.initialBackoffMillis(), 2.0, 0.5, settings.maxBackoffMillis());
-    RetryConfig config = RetryConfig.<ChatResponse>custom()
-        .maxAttempts(settings.maxAttempts())
-        .retryOnException(t -> t instanceof AttemptFailure f && f.retryable())
-        .intervalBiFunction((Integer attempt, Either<Throwable, ChatResponse> outcome) -> wait(backoff, attempt, outcome))
-        .build();
+    this.http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(settings.requestTimeoutSeconds()))
+            .executor(httpExecutor)
+            .build();
+    IntervalFunction backoff =
+        IntervalFunction.ofExponentialRandomBackoff(
+            settings.initialBackoffMillis(), 2.0, 0.5, settings.maxBackoffMillis());
+    RetryConfig config =
+        RetryConfig.<ChatResponse>custom()
+            .maxAttempts(settings.maxAttempts())
+            .retryOnException(t -> t instanceof AttemptFailure f && f.retryable())
+            .intervalBiFunction(
+                (Integer attempt, Either<Throwable, ChatResponse> outcome) ->
+                    wait(backoff, attempt, outcome))
+            .build();
     this.retry = Retry.of(BACKEND, config);
     this.permits = new AsyncPermits(settings.maxConcurrency(), scheduler);
   }
@@ -143,11 +150,17 @@ public final class OpenAiClient implements LlmClient {
 
   @Override
   public String toString() {
-    return "OpenAiClient[endpoint=" + endpoint
-        + ", model=" + settings.model()
-        + ", apiKeyEnv=" + (apiKey == null ? "(none)" : settings.apiKeyEnv())
-        + ", maxConcurrency=" + settings.maxConcurrency()
-        + ", maxAttempts=" + settings.maxAttempts() + "]";
+    return "OpenAiClient[endpoint="
+        + endpoint
+        + ", model="
+        + settings.model()
+        + ", apiKeyEnv="
+        + (apiKey == null ? "(none)" : settings.apiKeyEnv())
+        + ", maxConcurrency="
+        + settings.maxConcurrency()
+        + ", maxAttempts="
+        + settings.maxAttempts()
+        + "]";
   }
 
   private void start(Row row) {
@@ -158,15 +171,19 @@ public final class OpenAiClient implements LlmClient {
     }
     row.startNanos = System.nanoTime();
     try {
-      row.timer = scheduler.schedule(() -> timeOut(row), settings.rowTimeoutSeconds(), TimeUnit.SECONDS);
-      Retry.decorateCompletionStage(retry, scheduler, () -> attempt(row)).get().whenComplete((response, error) -> {
-        returnPermit(row);
-        if (error == null) {
-          row.result.complete(response);
-        } else {
-          row.result.completeExceptionally(callException(row, error));
-        }
-      });
+      row.timer =
+          scheduler.schedule(() -> timeOut(row), settings.rowTimeoutSeconds(), TimeUnit.SECONDS);
+      Retry.decorateCompletionStage(retry, scheduler, () -> attempt(row))
+          .get()
+          .whenComplete(
+              (response, error) -> {
+                returnPermit(row);
+                if (error == null) {
+                  row.result.complete(response);
+                } else {
+                  row.result.completeExceptionally(callException(row, error));
+                }
+              });
     } catch (RejectedExecutionException e) {
       returnPermit(row);
       row.result.completeExceptionally(closedException(row));
@@ -178,14 +195,16 @@ public final class OpenAiClient implements LlmClient {
     if (row.result.isDone() || closed) {
       row.attemptRunning.set(false);
       returnPermit(row);
-      return CompletableFuture.failedFuture(new AttemptFailure("the row already finished", row.lastStatus, false, -1, null));
+      return CompletableFuture.failedFuture(
+          new AttemptFailure("the row already finished", row.lastStatus, false, -1, null));
     }
     int attempt = row.attempts.incrementAndGet();
-    HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
-        .timeout(Duration.ofSeconds(settings.requestTimeoutSeconds()))
-        .header("Content-Type", "application/json")
-        .header("Accept", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(row.body));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(endpoint)
+            .timeout(Duration.ofSeconds(settings.requestTimeoutSeconds()))
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(row.body));
     if (apiKey != null) {
       request.header("Authorization", "Bearer " + apiKey);
     }
@@ -194,23 +213,26 @@ public final class OpenAiClient implements LlmClient {
       sent = http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray());
     } catch (RuntimeException e) {
       row.attemptRunning.set(false);
-      return CompletableFuture.failedFuture(new AttemptFailure("could not send: " + describe(e), 0, false, -1, e));
+      return CompletableFuture.failedFuture(
+          new AttemptFailure("could not send: " + describe(e), 0, false, -1, e));
     }
     row.http = sent;
-    return sent.handle((response, error) -> {
-      try {
-        return outcome(row, attempt, response, error);
-      } finally {
-        row.attemptRunning.set(false);
-        if (row.result.isDone()) {
-          returnPermit(row);
-        }
-      }
-    });
+    return sent.handle(
+        (response, error) -> {
+          try {
+            return outcome(row, attempt, response, error);
+          } finally {
+            row.attemptRunning.set(false);
+            if (row.result.isDone()) {
+              returnPermit(row);
+            }
+          }
+        });
   }
 
   /** The attempt's response, or the {@link AttemptFailure} that says whether to try again. */
-  private ChatResponse outcome(Row row, int attempt, HttpResponse<byte[]> response, Throwable error) {
+  private ChatResponse outcome(
+      Row row, int attempt, HttpResponse<byte[]> response, Throwable error) {
     if (error != null) {
       row.lastStatus = 0;
       Throwable cause = unwrap(error);
@@ -218,18 +240,41 @@ public final class OpenAiClient implements LlmClient {
         throw new AttemptFailure("the row already finished", 0, false, -1, cause);
       }
       if (cause instanceof HttpConnectTimeoutException) {
-        throw retrying(attempt, new AttemptFailure(
-            "connect to " + endpoint + " timed out after " + settings.requestTimeoutSeconds() + " s", 0, true, -1, cause));
+        throw retrying(
+            attempt,
+            new AttemptFailure(
+                "connect to "
+                    + endpoint
+                    + " timed out after "
+                    + settings.requestTimeoutSeconds()
+                    + " s",
+                0,
+                true,
+                -1,
+                cause));
       }
       if (cause instanceof HttpTimeoutException) {
-        throw retrying(attempt, new AttemptFailure(
-            "request to " + endpoint + " timed out after " + settings.requestTimeoutSeconds() + " s", 0, true, -1, cause));
+        throw retrying(
+            attempt,
+            new AttemptFailure(
+                "request to "
+                    + endpoint
+                    + " timed out after "
+                    + settings.requestTimeoutSeconds()
+                    + " s",
+                0,
+                true,
+                -1,
+                cause));
       }
       if (cause instanceof IOException) {
-        throw retrying(attempt, new AttemptFailure(
-            "connection to " + endpoint + " failed: " + describe(cause), 0, true, -1, cause));
+        throw retrying(
+            attempt,
+            new AttemptFailure(
+                "connection to " + endpoint + " failed: " + describe(cause), 0, true, -1, cause));
       }
-      throw new AttemptFailure("request to " + endpoint + " failed: " + describe(cause), 0, false, -1, cause);
+      throw new AttemptFailure(
+          "request to " + endpoint + " failed: " + describe(cause), 0, false, -1, cause);
     }
     int status = response.statusCode();
     row.lastStatus = status;
@@ -237,30 +282,62 @@ public final class OpenAiClient implements LlmClient {
       try {
         OpenAiWire.Completion completion = OpenAiWire.decodeResponse(response.body());
         long latencyMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - row.startNanos);
-        return new ChatResponse(completion.texts(), completion.finishReason(), completion.promptTokens(),
-            completion.completionTokens(), attempt, latencyMillis);
+        return new ChatResponse(
+            completion.texts(),
+            completion.finishReason(),
+            completion.promptTokens(),
+            completion.completionTokens(),
+            attempt,
+            latencyMillis);
       } catch (OpenAiWire.MalformedResponseException e) {
-        throw retrying(attempt, new AttemptFailure(
-            "malformed HTTP " + status + " response from " + endpoint + ": " + redact(e.getMessage()), status, true, -1, null));
+        throw retrying(
+            attempt,
+            new AttemptFailure(
+                "malformed HTTP "
+                    + status
+                    + " response from "
+                    + endpoint
+                    + ": "
+                    + redact(e.getMessage()),
+                status,
+                true,
+                -1,
+                null));
       }
     }
     boolean retryable = status == 429 || status == 408 || status >= 500;
-    long retryAfter = RetryAfter.millis(response.headers().firstValue("Retry-After").orElse(null), clock).orElse(-1);
-    AttemptFailure failure = new AttemptFailure(
-        "HTTP " + status + " from " + endpoint + ": " + redact(OpenAiWire.snippet(response.body())),
-        status, retryable, retryAfter, null);
+    long retryAfter =
+        RetryAfter.millis(response.headers().firstValue("Retry-After").orElse(null), clock)
+            .orElse(-1);
+    AttemptFailure failure =
+        new AttemptFailure(
+            "HTTP "
+                + status
+                + " from "
+                + endpoint
+                + ": "
+                + redact(OpenAiWire.snippet(response.body())),
+            status,
+            retryable,
+            retryAfter,
+            null);
     throw retryable ? retrying(attempt, failure) : failure;
   }
 
   private AttemptFailure retrying(int attempt, AttemptFailure failure) {
     if (attempt < settings.maxAttempts()) {
-      LOG.debug("openai attempt {} of {} failed, retrying: {}", attempt, settings.maxAttempts(), failure.getMessage());
+      LOG.debug(
+          "openai attempt {} of {} failed, retrying: {}",
+          attempt,
+          settings.maxAttempts(),
+          failure.getMessage());
     }
     return failure;
   }
 
   /** Jittered exponential backoff, but never shorter than the server's Retry-After. */
-  private static long wait(IntervalFunction backoff, int attempt, Either<Throwable, ChatResponse> outcome) {
+  private static long wait(
+      IntervalFunction backoff, int attempt, Either<Throwable, ChatResponse> outcome) {
     long wait = backoff.apply(attempt);
     if (outcome.isLeft() && unwrap(outcome.getLeft()) instanceof AttemptFailure f) {
       wait = Math.max(wait, f.retryAfterMillis());
@@ -270,9 +347,16 @@ public final class OpenAiClient implements LlmClient {
 
   private void timeOut(Row row) {
     int attempts = row.attempts.get();
-    row.result.completeExceptionally(new LlmCallException(
-        "openai: row timed out after " + settings.rowTimeoutSeconds() + " s (" + attempts + " attempts)",
-        attempts, row.lastStatus, new TimeoutException("row timeout")));
+    row.result.completeExceptionally(
+        new LlmCallException(
+            "openai: row timed out after "
+                + settings.rowTimeoutSeconds()
+                + " s ("
+                + attempts
+                + " attempts)",
+            attempts,
+            row.lastStatus,
+            new TimeoutException("row timeout")));
   }
 
   /** Runs once per row, however it finished: result, failure, timeout, cancellation or close. */
@@ -301,16 +385,24 @@ public final class OpenAiClient implements LlmClient {
     Throwable cause = unwrap(error);
     int attempts = row.attempts.get();
     if (cause instanceof AttemptFailure f) {
-      String message = f.retryable()
-          ? "openai: gave up after " + attempts + " attempts: " + f.getMessage()
-          : "openai: " + f.getMessage() + " (not retried; " + attempts + (attempts == 1 ? " attempt)" : " attempts)");
-      return new LlmCallException(message, attempts, f.httpStatus(), f.getCause() != null ? f.getCause() : f);
+      String message =
+          f.retryable()
+              ? "openai: gave up after " + attempts + " attempts: " + f.getMessage()
+              : "openai: "
+                  + f.getMessage()
+                  + " (not retried; "
+                  + attempts
+                  + (attempts == 1 ? " attempt)" : " attempts)");
+      return new LlmCallException(
+          message, attempts, f.httpStatus(), f.getCause() != null ? f.getCause() : f);
     }
-    return new LlmCallException("openai: " + redact(describe(cause)), attempts, row.lastStatus, cause);
+    return new LlmCallException(
+        "openai: " + redact(describe(cause)), attempts, row.lastStatus, cause);
   }
 
   private LlmCallException closedException(Row row) {
-    return new LlmCallException("openai: the client was closed", row.attempts.get(), row.lastStatus, null);
+    return new LlmCallException(
+        "openai: the client was closed", row.attempts.get(), row.lastStatus, null);
   }
 
   private String redact(String text) {
@@ -319,29 +411,43 @@ public final class OpenAiClient implements LlmClient {
 
   private static Throwable unwrap(Throwable error) {
     Throwable cause = error;
-    while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+        && cause.getCause() != null) {
       cause = cause.getCause();
     }
     return cause;
   }
 
   private static String describe(Throwable error) {
-    return error.getMessage() == null ? error.getClass().getSimpleName()
+    return error.getMessage() == null
+        ? error.getClass().getSimpleName()
         : error.getClass().getSimpleName() + ": " + error.getMessage();
   }
 
   private static LlmSettings validate(LlmSettings settings) {
     Objects.requireNonNull(settings, "settings");
-    require(settings.maxConcurrency() >= 1, "llm.maxConcurrency must be at least 1, got " + settings.maxConcurrency());
-    require(settings.requestTimeoutSeconds() >= 1,
+    require(
+        settings.maxConcurrency() >= 1,
+        "llm.maxConcurrency must be at least 1, got " + settings.maxConcurrency());
+    require(
+        settings.requestTimeoutSeconds() >= 1,
         "llm.requestTimeoutSeconds must be at least 1, got " + settings.requestTimeoutSeconds());
-    require(settings.rowTimeoutSeconds() >= 1, "llm.rowTimeoutSeconds must be at least 1, got " + settings.rowTimeoutSeconds());
-    require(settings.maxAttempts() >= 1, "llm.maxAttempts must be at least 1, got " + settings.maxAttempts());
-    require(settings.initialBackoffMillis() >= 1,
+    require(
+        settings.rowTimeoutSeconds() >= 1,
+        "llm.rowTimeoutSeconds must be at least 1, got " + settings.rowTimeoutSeconds());
+    require(
+        settings.maxAttempts() >= 1,
+        "llm.maxAttempts must be at least 1, got " + settings.maxAttempts());
+    require(
+        settings.initialBackoffMillis() >= 1,
         "llm.initialBackoffMillis must be at least 1, got " + settings.initialBackoffMillis());
-    require(settings.maxBackoffMillis() >= settings.initialBackoffMillis(),
-        "llm.maxBackoffMillis (" + settings.maxBackoffMillis() + ") must be at least llm.initialBackoffMillis ("
-            + settings.initialBackoffMillis() + ")");
+    require(
+        settings.maxBackoffMillis() >= settings.initialBackoffMillis(),
+        "llm.maxBackoffMillis ("
+            + settings.maxBackoffMillis()
+            + ") must be at least llm.initialBackoffMillis ("
+            + settings.initialBackoffMillis()
+            + ")");
     return settings;
   }
 
@@ -352,14 +458,16 @@ public final class OpenAiClient implements LlmClient {
   }
 
   private static URI endpoint(String baseUrl) {
-    require(baseUrl != null && !baseUrl.isBlank(), "llm.baseUrl is required for the openai backend");
+    require(
+        baseUrl != null && !baseUrl.isBlank(), "llm.baseUrl is required for the openai backend");
     String base = baseUrl.strip();
     while (base.endsWith("/")) {
       base = base.substring(0, base.length() - 1);
     }
     try {
       URI uri = new URI(base + "/chat/completions");
-      require("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()),
+      require(
+          "http".equals(uri.getScheme()) || "https".equals(uri.getScheme()),
           "llm.baseUrl must be an http or https URL, got '" + baseUrl + "'");
       return uri;
     } catch (URISyntaxException e) {
@@ -373,7 +481,8 @@ public final class OpenAiClient implements LlmClient {
       return null;
     }
     String value = env.apply(variable.strip());
-    require(value != null && !value.isBlank(),
+    require(
+        value != null && !value.isBlank(),
         "llm.apiKeyEnv names the environment variable " + variable.strip() + ", which is not set");
     return value.strip();
   }

@@ -23,7 +23,8 @@ final class OpenAiWire {
   private OpenAiWire() {}
 
   /** What a 2xx body says. */
-  record Completion(List<String> texts, String finishReason, int promptTokens, int completionTokens) {}
+  record Completion(
+      List<String> texts, String finishReason, int promptTokens, int completionTokens) {}
 
   /** A body that is not a chat completion: truncated, not JSON, or without choices. */
   static final class MalformedResponseException extends Exception {
@@ -40,7 +41,8 @@ final class OpenAiWire {
    */
   static byte[] encodeRequest(ChatRequest request, String defaultModel) {
     ObjectNode body = JSON.createObjectNode();
-    String model = request.model() == null || request.model().isBlank() ? defaultModel : request.model();
+    String model =
+        request.model() == null || request.model().isBlank() ? defaultModel : request.model();
     if (model == null || model.isBlank()) {
       throw new IllegalArgumentException("no model: neither the request nor llm.model names one");
     }
@@ -63,7 +65,10 @@ final class OpenAiWire {
     }
     if (p.jsonSchema() != null) {
       ObjectNode format = body.putObject("response_format").put("type", "json_schema");
-      format.putObject("json_schema").put("name", "output").set("schema", parseSchema(p.jsonSchema()));
+      format
+          .putObject("json_schema")
+          .put("name", "output")
+          .set("schema", parseSchema(p.jsonSchema()));
     } else if (p.jsonMode()) {
       body.putObject("response_format").put("type", "json_object");
     }
@@ -83,17 +88,22 @@ final class OpenAiWire {
       }
       return node;
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("jsonSchema is not valid JSON: " + e.getOriginalMessage(), e);
+      throw new IllegalArgumentException(
+          "jsonSchema is not valid JSON: " + e.getOriginalMessage(), e);
     }
   }
 
-  /** Parses a 2xx body; choices are ordered by their {@code index}. Missing usage counts as 0 tokens. */
+  /**
+   * Parses a 2xx body; choices are ordered by their {@code index}. Missing usage counts as 0
+   * tokens.
+   */
   static Completion decodeResponse(byte[] body) throws MalformedResponseException {
     JsonNode root;
     try {
       root = JSON.readTree(body);
     } catch (IOException e) {
-      throw new MalformedResponseException("response is not JSON (" + body.length + " bytes): " + snippet(body), e);
+      throw new MalformedResponseException(
+          "response is not JSON (" + body.length + " bytes): " + snippet(body), e);
     }
     if (root == null || !root.isObject()) {
       throw new MalformedResponseException("response is not a JSON object: " + snippet(body), null);
@@ -118,7 +128,10 @@ final class OpenAiWire {
     String finishReason = finish == null || finish.isNull() ? "" : finish.asText();
     JsonNode usage = root.path("usage");
     return new Completion(
-        texts, finishReason, usage.path("prompt_tokens").asInt(0), usage.path("completion_tokens").asInt(0));
+        texts,
+        finishReason,
+        usage.path("prompt_tokens").asInt(0),
+        usage.path("completion_tokens").asInt(0));
   }
 
   /** The first 200 characters of a body, for error messages. */

@@ -36,7 +36,9 @@ public final class PlainChatTemplate {
       case "system" -> "System";
       case "user" -> "User";
       case "assistant" -> "Assistant";
-      default -> throw new IllegalArgumentException("message role: got " + role + ", expected system, user or assistant");
+      default ->
+          throw new IllegalArgumentException(
+              "message role: got " + role + ", expected system, user or assistant");
     };
   }
 }

@@ -9,10 +9,11 @@ import java.util.HexFormat;
 import java.util.Objects;
 
 /**
- * The identity of an LLM call: a hash of everything that decides the answer (backend, model, messages,
- * sampling settings), so finished calls are found again and never sent twice. The canonical JSON it
- * hashes is also what the jobs store as the call's {@code request}; it holds no API key because a
- * {@link ChatRequest} has none. The request's {@code task} is left out: the messages already hold it.
+ * The identity of an LLM call: a hash of everything that decides the answer (backend, model,
+ * messages, sampling settings), so finished calls are found again and never sent twice. The
+ * canonical JSON it hashes is also what the jobs store as the call's {@code request}; it holds no
+ * API key because a {@link ChatRequest} has none. The request's {@code task} is left out: the
+ * messages already hold it.
  */
 public final class RequestKeys {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -21,7 +22,8 @@ public final class RequestKeys {
 
   /** 64 lowercase hex characters: SHA-256 of {@link #canonicalJson}. */
   public static String key(String backend, ChatRequest request) {
-    return HexFormat.of().formatHex(Keys.sha256(canonicalJson(backend, request).getBytes(StandardCharsets.UTF_8)));
+    return HexFormat.of()
+        .formatHex(Keys.sha256(canonicalJson(backend, request).getBytes(StandardCharsets.UTF_8)));
   }
 
   /**
@@ -47,7 +49,9 @@ public final class RequestKeys {
     p.stop().forEach(stop::add);
     params.put("seed", p.seed());
     params.put("jsonMode", p.jsonMode());
-    params.set("jsonSchema", p.jsonSchema() == null ? NODES.nullNode() : OpenAiWire.parseSchema(p.jsonSchema()));
+    params.set(
+        "jsonSchema",
+        p.jsonSchema() == null ? NODES.nullNode() : OpenAiWire.parseSchema(p.jsonSchema()));
     return CanonicalJson.write(root);
   }
 }

@@ -26,7 +26,8 @@ final class RetryAfter {
     } catch (NumberFormatException notSeconds) {
       try {
         ZonedDateTime at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME);
-        return OptionalLong.of(Math.max(0, Duration.between(clock.instant(), at.toInstant()).toMillis()));
+        return OptionalLong.of(
+            Math.max(0, Duration.between(clock.instant(), at.toInstant()).toMillis()));
       } catch (DateTimeParseException notDate) {
         return OptionalLong.empty();
       }

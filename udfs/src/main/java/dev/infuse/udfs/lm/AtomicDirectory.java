@@ -11,8 +11,9 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
- * Writes a directory so that readers see all of it or none of it: the files go into a hidden sibling,
- * which is then renamed into place. A crash mid-write leaves only a hidden temp directory behind.
+ * Writes a directory so that readers see all of it or none of it: the files go into a hidden
+ * sibling, which is then renamed into place. A crash mid-write leaves only a hidden temp directory
+ * behind.
  */
 public final class AtomicDirectory {
   /** Fills the directory it is given. */

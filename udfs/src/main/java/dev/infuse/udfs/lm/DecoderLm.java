@@ -30,18 +30,22 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Infuse's own GPT-style decoder-only transformer, built from DJL blocks: token and learned position
- * embeddings, pre-LayerNorm blocks of causal multi-head self-attention and a GELU MLP, a final
- * LayerNorm, and an LM head tied to the token embedding (GPT-2's choice: it halves the parameters of a
- * model whose vocabulary dwarfs its width). No dropout: the models trained here are small demos.
+ * Infuse's own GPT-style decoder-only transformer, built from DJL blocks: token and learned
+ * position embeddings, pre-LayerNorm blocks of causal multi-head self-attention and a GELU MLP, a
+ * final LayerNorm, and an LM head tied to the token embedding (GPT-2's choice: it halves the
+ * parameters of a model whose vocabulary dwarfs its width). No dropout: the models trained here are
+ * small demos.
  *
  * <p>DJL has no decoder block and no KV cache, so attention is written from NDArray ops. Parameters
  * are named by path ({@code layers.0.qkv.weight}); those names key {@code model.safetensors}.
  */
 public final class DecoderLm implements CausalLm {
-  /** Added to the score of a masked key: exp() of it is exactly 0 in float32, and unlike -inf a row
-   * with every key masked (a pad query) gives a harmless uniform average instead of NaN. */
+  /**
+   * Added to the score of a masked key: exp() of it is exactly 0 in float32, and unlike -inf a row
+   * with every key masked (a pad query) gives a harmless uniform average instead of NaN.
+   */
   private static final float MASKED_SCORE = -1e9f;
+
   private static final double INIT_STD = 0.02;
 
   private final LmConfig config;
@@ -54,19 +58,27 @@ public final class DecoderLm implements CausalLm {
 
   /** One pre-LayerNorm transformer block. */
   private record Layer(
-      LayerNorm attentionNorm, Linear qkv, Linear attentionOut, LayerNorm mlpNorm, Linear mlpIn, Linear mlpOut) {}
+      LayerNorm attentionNorm,
+      Linear qkv,
+      Linear attentionOut,
+      LayerNorm mlpNorm,
+      Linear mlpIn,
+      Linear mlpOut) {}
 
   private DecoderLm(LmConfig config, byte[] tokenizerJson, Device device, long seed) {
     this.config = config;
     this.tokenizerJson = tokenizerJson.clone();
     try {
-      this.tokenizer = HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(tokenizerJson), TokenIds.UNTRUNCATED);
+      this.tokenizer =
+          HuggingFaceTokenizer.newInstance(
+              new ByteArrayInputStream(tokenizerJson), TokenIds.UNTRUNCATED);
     } catch (IOException e) {
       throw new UncheckedIOException("tokenizer.json: cannot parse", e);
     }
     this.manager = NDManager.newBaseManager(device, "PyTorch");
     int width = config.dModel();
-    // GPT-2: residual projections start smaller so the residual stream's variance does not grow with depth.
+    // GPT-2: residual projections start smaller so the residual stream's variance does not grow
+    // with depth.
     double residualStd = INIT_STD / Math.sqrt(2.0 * config.layers());
     // The embedding blocks own their tables; run() looks rows up with torch.embedding directly.
     add("token_embedding", embedding(config.vocabSize()), INIT_STD, seed, new Shape(1, 1));
@@ -74,14 +86,24 @@ public final class DecoderLm implements CausalLm {
     Shape tokens = new Shape(1, 1, width);
     for (int i = 0; i < config.layers(); i++) {
       String path = "layers." + i + ".";
-      layers.add(new Layer(
-          add(path + "attention_norm", layerNorm(), INIT_STD, seed, tokens),
-          add(path + "qkv", linear(3L * width), INIT_STD, seed, tokens),
-          add(path + "attention_out", linear(width), residualStd, seed, tokens),
-          add(path + "mlp_norm", layerNorm(), INIT_STD, seed, tokens),
-          add(path + "mlp_in", linear((long) config.ffnMultiplier() * width), INIT_STD, seed, tokens),
-          add(path + "mlp_out", linear(width), residualStd, seed,
-              new Shape(1, 1, (long) config.ffnMultiplier() * width))));
+      layers.add(
+          new Layer(
+              add(path + "attention_norm", layerNorm(), INIT_STD, seed, tokens),
+              add(path + "qkv", linear(3L * width), INIT_STD, seed, tokens),
+              add(path + "attention_out", linear(width), residualStd, seed, tokens),
+              add(path + "mlp_norm", layerNorm(), INIT_STD, seed, tokens),
+              add(
+                  path + "mlp_in",
+                  linear((long) config.ffnMultiplier() * width),
+                  INIT_STD,
+                  seed,
+                  tokens),
+              add(
+                  path + "mlp_out",
+                  linear(width),
+                  residualStd,
+                  seed,
+                  new Shape(1, 1, (long) config.ffnMultiplier() * width))));
     }
     finalNorm = add("final_norm", layerNorm(), INIT_STD, seed, tokens);
   }
@@ -105,8 +127,12 @@ public final class DecoderLm implements CausalLm {
   public static DecoderLm create(LmConfig config, byte[] tokenizerJson, Device device, long seed) {
     List<String> problems = new ArrayList<>(config.problems());
     if (!LmConfig.INFUSE_DECODER.equals(config.architecture())) {
-      problems.add("architecture: got " + config.architecture() + ", expected " + LmConfig.INFUSE_DECODER
-          + " for DecoderLm");
+      problems.add(
+          "architecture: got "
+              + config.architecture()
+              + ", expected "
+              + LmConfig.INFUSE_DECODER
+              + " for DecoderLm");
     }
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException("lm config: " + String.join("; ", problems));
@@ -115,7 +141,10 @@ public final class DecoderLm implements CausalLm {
   }
 
   private IdEmbedding embedding(long rows) {
-    return new IdEmbedding.Builder().setDictionarySize(Math.toIntExact(rows)).setEmbeddingSize(config.dModel()).build();
+    return new IdEmbedding.Builder()
+        .setDictionarySize(Math.toIntExact(rows))
+        .setEmbeddingSize(config.dModel())
+        .build();
   }
 
   private static LayerNorm layerNorm() {
@@ -127,9 +156,13 @@ public final class DecoderLm implements CausalLm {
     return Linear.builder().setUnits(units).build();
   }
 
-  /** Initialises {@code block} with seeded weights and registers its parameters under {@code path}. */
-  private <B extends AbstractBlock> B add(String path, B block, double std, long seed, Shape inputShape) {
-    block.setInitializer(new SeededNormal(SeededNormal.seedFor(seed, path), std), Parameter.Type.WEIGHT);
+  /**
+   * Initialises {@code block} with seeded weights and registers its parameters under {@code path}.
+   */
+  private <B extends AbstractBlock> B add(
+      String path, B block, double std, long seed, Shape inputShape) {
+    block.setInitializer(
+        new SeededNormal(SeededNormal.seedFor(seed, path), std), Parameter.Type.WEIGHT);
     block.initialize(manager, DataType.FLOAT32, inputShape);
     for (Pair<String, Parameter> entry : block.getParameters()) {
       String name = path + "." + entry.getKey();
@@ -159,12 +192,18 @@ public final class DecoderLm implements CausalLm {
     return tokenizerJson.clone();
   }
 
-  /** Every trainable parameter by path, in a fixed order. The arrays are live: the trainer updates them. */
+  /**
+   * Every trainable parameter by path, in a fixed order. The arrays are live: the trainer updates
+   * them.
+   */
   public Map<String, Parameter> parameters() {
     return Collections.unmodifiableMap(parameters);
   }
 
-  /** Copies {@code weights} (named by parameter path) into this model; every parameter must be present. */
+  /**
+   * Copies {@code weights} (named by parameter path) into this model; every parameter must be
+   * present.
+   */
   public void loadWeights(NDList weights) {
     Map<String, NDArray> byName = new LinkedHashMap<>();
     for (NDArray array : weights) {
@@ -177,8 +216,14 @@ public final class DecoderLm implements CausalLm {
         throw new IllegalArgumentException("weights: missing tensor " + entry.getKey());
       }
       if (!source.getShape().equals(target.getShape())) {
-        throw new IllegalArgumentException("weights: tensor " + entry.getKey() + " has shape " + source.getShape()
-            + ", expected " + target.getShape() + " for this config");
+        throw new IllegalArgumentException(
+            "weights: tensor "
+                + entry.getKey()
+                + " has shape "
+                + source.getShape()
+                + ", expected "
+                + target.getShape()
+                + " for this config");
       }
       target.set(source.toType(DataType.FLOAT32, false).toFloatArray());
     }
@@ -192,7 +237,8 @@ public final class DecoderLm implements CausalLm {
   @Override
   public KvCache newCache(NDManager cacheManager, int batchSize) {
     if (batchSize <= 0) {
-      throw new IllegalArgumentException("batchSize: got " + batchSize + ", expected a positive integer");
+      throw new IllegalArgumentException(
+          "batchSize: got " + batchSize + ", expected a positive integer");
     }
     return new DecoderKvCache(cacheManager, batchSize, config.layers());
   }
@@ -207,20 +253,30 @@ public final class DecoderLm implements CausalLm {
     int past = decoderCache == null ? 0 : decoderCache.length();
     if (decoderCache != null && decoderCache.batchSize != batch) {
       throw new IllegalArgumentException(
-          "cache: holds " + decoderCache.batchSize + " rows, expected the batch size " + batch + " of tokens");
+          "cache: holds "
+              + decoderCache.batchSize
+              + " rows, expected the batch size "
+              + batch
+              + " of tokens");
     }
     requireShape("keyMask", keyMask, new Shape(batch, past + fed));
     try (NDScope scope = new NDScope()) {
       NDManager caller = tokens.getManager();
       NDArray onDevice = tokens.toDevice(device(), false);
-      NDArray keys = keyMask.toDevice(device(), false).toType(DataType.BOOLEAN, false).reshape(batch, 1, 1, past + fed);
+      NDArray keys =
+          keyMask
+              .toDevice(device(), false)
+              .toType(DataType.BOOLEAN, false)
+              .reshape(batch, 1, 1, past + fed);
       boolean[] causal = new boolean[Math.toIntExact(fed * (past + fed))];
       for (int i = 0; i < fed; i++) {
         for (int j = 0; j <= past + i; j++) {
           causal[Math.toIntExact(i * (past + fed) + j)] = true;
         }
       }
-      NDArray allowed = keys.logicalAnd(caller.create(causal, new Shape(1, 1, fed, past + fed)).toDevice(device(), false));
+      NDArray allowed =
+          keys.logicalAnd(
+              caller.create(causal, new Shape(1, 1, fed, past + fed)).toDevice(device(), false));
       NDArray logits = run(onDevice, checkedPositions(positions), allowed, decoderCache, false);
       if (decoderCache != null) {
         decoderCache.length += Math.toIntExact(fed);
@@ -248,16 +304,37 @@ public final class DecoderLm implements CausalLm {
     long batch = shape.get(0);
     long length = shape.get(1);
     Shape mask = attentionMask.getShape();
-    if (!mask.equals(new Shape(batch, length, length)) && !mask.equals(new Shape(batch, 1, length, length))) {
-      throw new IllegalArgumentException("attentionMask: got shape " + mask + ", expected (" + batch + ", " + length
-          + ", " + length + ") or (" + batch + ", 1, " + length + ", " + length + ")");
+    if (!mask.equals(new Shape(batch, length, length))
+        && !mask.equals(new Shape(batch, 1, length, length))) {
+      throw new IllegalArgumentException(
+          "attentionMask: got shape "
+              + mask
+              + ", expected ("
+              + batch
+              + ", "
+              + length
+              + ", "
+              + length
+              + ") or ("
+              + batch
+              + ", 1, "
+              + length
+              + ", "
+              + length
+              + ")");
     }
-    NDArray allowed = attentionMask.toDevice(device(), false).toType(DataType.BOOLEAN, false)
-        .reshape(batch, 1, length, length);
+    NDArray allowed =
+        attentionMask
+            .toDevice(device(), false)
+            .toType(DataType.BOOLEAN, false)
+            .reshape(batch, 1, length, length);
     return run(tokens.toDevice(device(), false), checkedPositions(positions), allowed, null, true);
   }
 
-  /** Positions past the context would index outside the position table; pads may carry anything below 0. */
+  /**
+   * Positions past the context would index outside the position table; pads may carry anything
+   * below 0.
+   */
   private NDArray checkedPositions(NDArray positions) {
     long max = positions.max().getLong();
     if (max >= config.contextLength()) {
@@ -267,7 +344,8 @@ public final class DecoderLm implements CausalLm {
     return positions.toDevice(device(), false).clip(0, config.contextLength() - 1);
   }
 
-  private NDArray run(NDArray tokens, NDArray positions, NDArray allowed, DecoderKvCache cache, boolean training) {
+  private NDArray run(
+      NDArray tokens, NDArray positions, NDArray allowed, DecoderKvCache cache, boolean training) {
     ParameterStore store = new ParameterStore(tokens.getManager(), false);
     long batch = tokens.getShape().get(0);
     long length = tokens.getShape().get(1);
@@ -277,11 +355,18 @@ public final class DecoderLm implements CausalLm {
     float scale = (float) (1.0 / Math.sqrt(headWidth));
     NDArray bias = allowed.toType(DataType.FLOAT32, false).sub(1f).mul(-MASKED_SCORE);
     NDArray tied = store.getValue(parameters.get("token_embedding.embedding"), device(), training);
-    NDArray x = lookUp(tied, tokens)
-        .add(lookUp(store.getValue(parameters.get("position_embedding.embedding"), device(), training), positions));
+    NDArray x =
+        lookUp(tied, tokens)
+            .add(
+                lookUp(
+                    store.getValue(
+                        parameters.get("position_embedding.embedding"), device(), training),
+                    positions));
     for (int i = 0; i < layers.size(); i++) {
       Layer layer = layers.get(i);
-      NDList qkv = apply(layer.qkv, store, apply(layer.attentionNorm, store, x, training), training).split(3, 2);
+      NDList qkv =
+          apply(layer.qkv, store, apply(layer.attentionNorm, store, x, training), training)
+              .split(3, 2);
       NDArray query = splitHeads(qkv.get(0), heads, headWidth);
       NDArray key = splitHeads(qkv.get(1), heads, headWidth);
       NDArray value = splitHeads(qkv.get(2), heads, headWidth);
@@ -291,9 +376,12 @@ public final class DecoderLm implements CausalLm {
         value = past[1];
       }
       NDArray scores = query.matMul(key.transpose(0, 1, 3, 2)).mul(scale).add(bias);
-      NDArray attended = scores.softmax(-1).matMul(value).transpose(0, 2, 1, 3).reshape(batch, length, width);
+      NDArray attended =
+          scores.softmax(-1).matMul(value).transpose(0, 2, 1, 3).reshape(batch, length, width);
       x = x.add(apply(layer.attentionOut, store, attended, training));
-      NDArray hidden = Activation.gelu(apply(layer.mlpIn, store, apply(layer.mlpNorm, store, x, training), training));
+      NDArray hidden =
+          Activation.gelu(
+              apply(layer.mlpIn, store, apply(layer.mlpNorm, store, x, training), training));
       x = x.add(apply(layer.mlpOut, store, hidden, training));
     }
     NDArray normed = apply(finalNorm, store, x, training);
@@ -309,7 +397,8 @@ public final class DecoderLm implements CausalLm {
     return Embedding.embedding(ids, table, SparseFormat.DENSE).head();
   }
 
-  private static NDArray apply(AbstractBlock block, ParameterStore store, NDArray input, boolean training) {
+  private static NDArray apply(
+      AbstractBlock block, ParameterStore store, NDArray input, boolean training) {
     return block.forward(store, new NDList(input), training).head();
   }
 
@@ -321,7 +410,8 @@ public final class DecoderLm implements CausalLm {
 
   private static void requireShape(String name, NDArray array, Shape expected) {
     if (!array.getShape().equals(expected)) {
-      throw new IllegalArgumentException(name + ": got shape " + array.getShape() + ", expected " + expected);
+      throw new IllegalArgumentException(
+          name + ": got shape " + array.getShape() + ", expected " + expected);
     }
   }
 
@@ -329,8 +419,8 @@ public final class DecoderLm implements CausalLm {
     if (cache == null || cache instanceof DecoderKvCache) {
       return (DecoderKvCache) cache;
     }
-    throw new IllegalArgumentException("cache: got a " + cache.getClass().getName()
-        + ", expected one from this model's newCache");
+    throw new IllegalArgumentException(
+        "cache: got a " + cache.getClass().getName() + ", expected one from this model's newCache");
   }
 
   @Override
@@ -381,7 +471,8 @@ public final class DecoderLm implements CausalLm {
     public void keepRows(long[] rows) {
       for (long row : rows) {
         if (row < 0 || row >= batchSize) {
-          throw new IllegalArgumentException("rows: got " + row + ", expected 0.." + (batchSize - 1));
+          throw new IllegalArgumentException(
+              "rows: got " + row + ", expected 0.." + (batchSize - 1));
         }
       }
       if (length > 0) {

@@ -10,7 +10,8 @@ package dev.infuse.udfs.lm;
  * @param completionTokens tokens the model produced, the EOS or the token that completed a stop
  *     string included
  */
-public record GeneratedText(String text, String finishReason, int promptTokens, int completionTokens) {
+public record GeneratedText(
+    String text, String finishReason, int promptTokens, int completionTokens) {
   public static final String STOP = "stop";
   public static final String LENGTH = "length";
 }

@@ -12,21 +12,25 @@ import java.util.List;
  * @param stop strings that end the row when they appear in its decoded text; the text is cut before
  *     the first one
  */
-public record GenerationOptions(int maxNewTokens, double temperature, double topP, long seed, List<String> stop) {
+public record GenerationOptions(
+    int maxNewTokens, double temperature, double topP, long seed, List<String> stop) {
   public GenerationOptions {
     stop = stop == null ? List.of() : List.copyOf(stop);
     if (maxNewTokens < 0) {
-      throw new IllegalArgumentException("max new tokens: got " + maxNewTokens + ", expected 0 or more");
+      throw new IllegalArgumentException(
+          "max new tokens: got " + maxNewTokens + ", expected 0 or more");
     }
     if (!(temperature >= 0) || Double.isInfinite(temperature)) {
-      throw new IllegalArgumentException("temperature: got " + temperature + ", expected a finite value >= 0");
+      throw new IllegalArgumentException(
+          "temperature: got " + temperature + ", expected a finite value >= 0");
     }
     if (!(topP > 0 && topP <= 1)) {
       throw new IllegalArgumentException("top_p: got " + topP + ", expected a value in (0, 1]");
     }
     for (String s : stop) {
       if (s == null || s.isEmpty()) {
-        throw new IllegalArgumentException("stop: got an empty stop string, expected non-empty strings");
+        throw new IllegalArgumentException(
+            "stop: got an empty stop string, expected non-empty strings");
       }
     }
   }

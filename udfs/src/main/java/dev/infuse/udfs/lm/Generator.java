@@ -15,15 +15,17 @@ import java.util.SplittableRandom;
  * Batched text generation over any {@link CausalLm}.
  *
  * <p>An own decode loop rather than DJL's {@code TextGenerator}: that one hard-codes GPT-2's EOS id
- * (50256), wants a predictor of its own input shape, and samples on the device, while here every row
- * needs its own options, EOS comes from {@link LmConfig}, and sampling must not depend on the batch.
+ * (50256), wants a predictor of its own input shape, and samples on the device, while here every
+ * row needs its own options, EOS comes from {@link LmConfig}, and sampling must not depend on the
+ * batch.
  *
  * <p>How a batch runs: prompts are encoded without special tokens (an empty prompt becomes the EOS
- * token, as the lm-evaluation-harness does), left-padded to one width, with positions that start at 0
- * in every row. With a KV cache the prompts are fed once and each step feeds one token per row;
- * without one the whole sequence is fed again every step. Rows that finish are dropped from the batch
- * (and the cache, {@code keepRows}). Each row samples on the host with its own random stream seeded
- * from its options, so batched output equals one-by-one output for greedy and seeded sampling alike.
+ * token, as the lm-evaluation-harness does), left-padded to one width, with positions that start at
+ * 0 in every row. With a KV cache the prompts are fed once and each step feeds one token per row;
+ * without one the whole sequence is fed again every step. Rows that finish are dropped from the
+ * batch (and the cache, {@code keepRows}). Each row samples on the host with its own random stream
+ * seeded from its options, so batched output equals one-by-one output for greedy and seeded
+ * sampling alike.
  *
  * <p>Context length: a prompt keeps its last {@code contextLength - maxNewTokens} tokens (the
  * harness's rule), but never fewer than half the context; a row also ends with {@code length} when
@@ -38,11 +40,14 @@ public final class Generator {
   private final CausalLm model;
   private final int maxBatchRows;
 
-  /** @param maxBatchRows the most rows decoded together; longer lists are split */
+  /**
+   * @param maxBatchRows the most rows decoded together; longer lists are split
+   */
   public Generator(CausalLm model, int maxBatchRows) {
     this.model = Objects.requireNonNull(model, "model");
     if (maxBatchRows < 1) {
-      throw new IllegalArgumentException("max batch rows: got " + maxBatchRows + ", expected 1 or more");
+      throw new IllegalArgumentException(
+          "max batch rows: got " + maxBatchRows + ", expected 1 or more");
     }
     this.maxBatchRows = maxBatchRows;
   }
@@ -98,7 +103,8 @@ public final class Generator {
       return;
     }
     try (NDManager manager = NDManager.newBaseManager(model.device(), ENGINE);
-        CausalLm.KvCache cache = model.supportsKvCache() ? model.newCache(manager, live.size()) : null) {
+        CausalLm.KvCache cache =
+            model.supportsKvCache() ? model.newCache(manager, live.size()) : null) {
       int[] padding = null;
       boolean first = true;
       while (!live.isEmpty()) {
@@ -107,7 +113,8 @@ public final class Generator {
         try (NDManager step = manager.newSubManager()) {
           NDArray out;
           if (cache == null || first) {
-            LeftPaddedBatch input = LeftPaddedBatch.of(step, sequences(live), model.config().padTokenId());
+            LeftPaddedBatch input =
+                LeftPaddedBatch.of(step, sequences(live), model.config().padTokenId());
             out = model.forward(input.tokens(), input.positions(), input.keyMask(), cache);
             padding = input.padding();
           } else {
@@ -143,7 +150,8 @@ public final class Generator {
   }
 
   /** One decode step with the cache: each row's newest token, at its own next position. */
-  private NDArray feedLastTokens(NDManager step, List<Row> live, int[] padding, CausalLm.KvCache cache) {
+  private NDArray feedLastTokens(
+      NDManager step, List<Row> live, int[] padding, CausalLm.KvCache cache) {
     int rows = live.size();
     int keys = cache.length() + 1;
     long[] tokens = new long[rows];
@@ -155,8 +163,11 @@ public final class Generator {
       positions[b] = row.prompt.length + row.generatedCount - 1L;
       Arrays.fill(mask, b * keys + padding[b], (b + 1) * keys, 1L);
     }
-    return model.forward(step.create(tokens, new Shape(rows, 1)), step.create(positions, new Shape(rows, 1)),
-        step.create(mask, new Shape(rows, keys)), cache);
+    return model.forward(
+        step.create(tokens, new Shape(rows, 1)),
+        step.create(positions, new Shape(rows, 1)),
+        step.create(mask, new Shape(rows, keys)),
+        cache);
   }
 
   private static List<long[]> sequences(List<Row> live) {
@@ -174,7 +185,9 @@ public final class Generator {
     row.append(token);
     HuggingFaceTokenizer tokenizer = model.tokenizer();
     if (token == model.config().eosTokenId()) {
-      row.finish(GeneratedText.STOP, tokenizer.decode(Arrays.copyOf(row.generated, row.generatedCount - 1), true));
+      row.finish(
+          GeneratedText.STOP,
+          tokenizer.decode(Arrays.copyOf(row.generated, row.generatedCount - 1), true));
       return;
     }
     String text = null;
@@ -188,8 +201,11 @@ public final class Generator {
     }
     boolean full = row.prompt.length + row.generatedCount >= model.config().contextLength();
     if (row.generatedCount >= row.options.maxNewTokens() || full) {
-      row.finish(GeneratedText.LENGTH,
-          text != null ? text : tokenizer.decode(Arrays.copyOf(row.generated, row.generatedCount), true));
+      row.finish(
+          GeneratedText.LENGTH,
+          text != null
+              ? text
+              : tokenizer.decode(Arrays.copyOf(row.generated, row.generatedCount), true));
     }
   }
 

@@ -6,9 +6,9 @@ import ai.djl.ndarray.types.Shape;
 import java.util.List;
 
 /**
- * Rows of different lengths as one {@link CausalLm#forward} input: padded on the left, so every row's
- * last token sits in the last column and its next-token logits are at index -1; each row's positions
- * start at 0 at its first real token; padding is masked out.
+ * Rows of different lengths as one {@link CausalLm#forward} input: padded on the left, so every
+ * row's last token sits in the last column and its next-token logits are at index -1; each row's
+ * positions start at 0 at its first real token; padding is masked out.
  *
  * @param tokens int64 [B, T]
  * @param positions int64 [B, T], 0 on padding
@@ -40,6 +40,9 @@ record LeftPaddedBatch(NDArray tokens, NDArray positions, NDArray keyMask, int[]
     }
     Shape shape = new Shape(count, width);
     return new LeftPaddedBatch(
-        manager.create(tokens, shape), manager.create(positions, shape), manager.create(mask, shape), padding);
+        manager.create(tokens, shape),
+        manager.create(positions, shape),
+        manager.create(mask, shape),
+        padding);
   }
 }

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The shape of a decoder-only model and its special tokens, stored as {@code config.json} in a model
- * directory beside {@code model.safetensors} and {@code tokenizer.json}.
+ * The shape of a decoder-only model and its special tokens, stored as {@code config.json} in a
+ * model directory beside {@code model.safetensors} and {@code tokenizer.json}.
  *
  * @param architecture {@code infuse-decoder} for Infuse's own DJL transformer, {@code torchscript}
  *     for an export loaded through {@code TorchScriptLm}
@@ -32,11 +32,20 @@ public record LmConfig(
   public static final String INFUSE_DECODER = "infuse-decoder";
   public static final String TORCHSCRIPT = "torchscript";
 
-  /** Every problem with these values, each naming the field and the expected value; empty when valid. */
+  /**
+   * Every problem with these values, each naming the field and the expected value; empty when
+   * valid.
+   */
   public List<String> problems() {
     List<String> problems = new ArrayList<>();
     if (!INFUSE_DECODER.equals(architecture) && !TORCHSCRIPT.equals(architecture)) {
-      problems.add("architecture: got " + architecture + ", expected " + INFUSE_DECODER + " or " + TORCHSCRIPT);
+      problems.add(
+          "architecture: got "
+              + architecture
+              + ", expected "
+              + INFUSE_DECODER
+              + " or "
+              + TORCHSCRIPT);
     }
     positive(problems, "vocab_size", vocabSize);
     positive(problems, "context_length", contextLength);

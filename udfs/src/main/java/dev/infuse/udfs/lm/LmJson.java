@@ -12,11 +12,12 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  */
 public final class LmJson {
   /** Shared; Jackson mappers are thread-safe once configured. */
-  public static final ObjectMapper MAPPER = JsonMapper.builder()
-      .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-      .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-      .enable(SerializationFeature.INDENT_OUTPUT)
-      .build();
+  public static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .build();
 
   private LmJson() {}
 }

@@ -6,11 +6,12 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * What a Spark closure carries to use a causal LM: the model directory and the {@code device} option
- * ({@value Devices#FORMS}). Loaded once per executor through {@code ExecutorModels}.
+ * What a Spark closure carries to use a causal LM: the model directory and the {@code device}
+ * option ({@value Devices#FORMS}). Loaded once per executor through {@code ExecutorModels}.
  *
  * @param modelDir a directory written by {@link ModelDirectory}, as every executor sees it
- * @param device where to run it; resolved on the executor, so {@code auto} finds that executor's GPU
+ * @param device where to run it; resolved on the executor, so {@code auto} finds that executor's
+ *     GPU
  */
 public record LmModelSpec(String modelDir, String device) implements ModelSpec<CausalLm> {
   private static final long serialVersionUID = 1L;
@@ -27,7 +28,10 @@ public record LmModelSpec(String modelDir, String device) implements ModelSpec<C
 
   @Override
   public String cacheKey() {
-    return "causal-lm:" + Path.of(modelDir).toAbsolutePath().normalize() + "@" + device.trim().toLowerCase(Locale.ROOT);
+    return "causal-lm:"
+        + Path.of(modelDir).toAbsolutePath().normalize()
+        + "@"
+        + device.trim().toLowerCase(Locale.ROOT);
   }
 
   @Override

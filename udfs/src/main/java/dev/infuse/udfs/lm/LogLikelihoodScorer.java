@@ -13,15 +13,15 @@ import java.util.Objects;
 
 /**
  * The lm-evaluation-harness {@code loglikelihood} request type over any {@link CausalLm}, and
- * multiple-choice scoring ({@code acc}, {@code acc_norm}) built on it, so benchmark numbers computed
- * here line up with the harness's.
+ * multiple-choice scoring ({@code acc}, {@code acc_norm}) built on it, so benchmark numbers
+ * computed here line up with the harness's.
  *
  * <p>Tokenization follows the harness's {@code _encode_pair}: trailing whitespace of the context
- * moves to the front of the continuation; the continuation's tokens are those of
- * {@code encode(context + continuation)} after the first {@code len(encode(context))}; an empty
- * context is the EOS token. Encoding adds no special tokens. The model input is
- * {@code (context + continuation)[-(contextLength + 1):][:-1]}: a long context keeps its last tokens.
- * Requests are batched (left-padded, positions from 0 in each row) and scored without a KV cache.
+ * moves to the front of the continuation; the continuation's tokens are those of {@code
+ * encode(context + continuation)} after the first {@code len(encode(context))}; an empty context is
+ * the EOS token. Encoding adds no special tokens. The model input is {@code (context +
+ * continuation)[-(contextLength + 1):][:-1]}: a long context keeps its last tokens. Requests are
+ * batched (left-padded, positions from 0 in each row) and scored without a KV cache.
  *
  * <p>Thread-safe if the model is.
  */
@@ -32,11 +32,14 @@ public final class LogLikelihoodScorer {
   private final CausalLm model;
   private final int maxBatchRows;
 
-  /** @param maxBatchRows the most requests scored in one forward call */
+  /**
+   * @param maxBatchRows the most requests scored in one forward call
+   */
   public LogLikelihoodScorer(CausalLm model, int maxBatchRows) {
     this.model = Objects.requireNonNull(model, "model");
     if (maxBatchRows < 1) {
-      throw new IllegalArgumentException("max batch rows: got " + maxBatchRows + ", expected 1 or more");
+      throw new IllegalArgumentException(
+          "max batch rows: got " + maxBatchRows + ", expected 1 or more");
     }
     this.maxBatchRows = maxBatchRows;
   }
@@ -56,7 +59,9 @@ public final class LogLikelihoodScorer {
     return Arrays.asList(results);
   }
 
-  /** A multiple-choice question with the harness's default delimiter, a space, before each option. */
+  /**
+   * A multiple-choice question with the harness's default delimiter, a space, before each option.
+   */
   public MultipleChoiceScore multipleChoice(String context, List<String> choices) {
     return multipleChoice(context, choices, DEFAULT_DELIMITER);
   }
@@ -65,14 +70,16 @@ public final class LogLikelihoodScorer {
    * Scores {@code delimiter + choice} after {@code context} for every choice and picks {@code acc}
    * and {@code acc_norm} exactly as the harness's {@code process_results} does.
    */
-  public MultipleChoiceScore multipleChoice(String context, List<String> choices, String delimiter) {
+  public MultipleChoiceScore multipleChoice(
+      String context, List<String> choices, String delimiter) {
     if (choices.isEmpty()) {
       throw new IllegalArgumentException("choices: got none, expected at least one option");
     }
     List<LogLikelihoodRequest> requests = new ArrayList<>(choices.size());
     for (String choice : choices) {
       if (choice.isEmpty()) {
-        throw new IllegalArgumentException("choices: got an empty option, expected non-empty text (acc_norm divides by its length)");
+        throw new IllegalArgumentException(
+            "choices: got an empty option, expected non-empty text (acc_norm divides by its length)");
       }
       requests.add(new LogLikelihoodRequest(context, delimiter + choice));
     }
@@ -81,8 +88,11 @@ public final class LogLikelihoodScorer {
     for (int i = 0; i < logLikelihoods.length; i++) {
       logLikelihoods[i] = scores.get(i).logLikelihood();
     }
-    // The selection rule is shared with the score job, which recomputes acc_norm from stored option scores.
-    return new MultipleChoiceScore(scores, MultipleChoiceMetrics.acc(logLikelihoods),
+    // The selection rule is shared with the score job, which recomputes acc_norm from stored option
+    // scores.
+    return new MultipleChoiceScore(
+        scores,
+        MultipleChoiceMetrics.acc(logLikelihoods),
         MultipleChoiceMetrics.accNorm(logLikelihoods, choices));
   }
 
@@ -104,21 +114,34 @@ public final class LogLikelihoodScorer {
       context = context.substring(0, end);
       long[] whole = encode(context + continuation);
       contextIds = encode(context);
-      continuationIds = Arrays.copyOfRange(whole, Math.min(contextIds.length, whole.length), whole.length);
+      continuationIds =
+          Arrays.copyOfRange(whole, Math.min(contextIds.length, whole.length), whole.length);
     }
     int contextLength = model.config().contextLength();
     if (contextIds.length == 0) {
       // The harness asserts the same: nothing would predict the first continuation token.
-      throw new IllegalArgumentException("context of request " + index + ": encodes to no tokens once its trailing"
-          + " whitespace moves to the continuation, expected text, or an empty context to start from EOS");
+      throw new IllegalArgumentException(
+          "context of request "
+              + index
+              + ": encodes to no tokens once its trailing"
+              + " whitespace moves to the continuation, expected text, or an empty context to start from EOS");
     }
     if (continuationIds.length == 0) {
-      throw new IllegalArgumentException("continuation of request " + index + ": encodes to no tokens after the context '"
-          + context + "', expected at least one");
+      throw new IllegalArgumentException(
+          "continuation of request "
+              + index
+              + ": encodes to no tokens after the context '"
+              + context
+              + "', expected at least one");
     }
     if (continuationIds.length > contextLength) {
-      throw new IllegalArgumentException("continuation of request " + index + ": " + continuationIds.length
-          + " tokens, expected at most the model's context length " + contextLength);
+      throw new IllegalArgumentException(
+          "continuation of request "
+              + index
+              + ": "
+              + continuationIds.length
+              + " tokens, expected at most the model's context length "
+              + contextLength);
     }
     long[] full = Arrays.copyOf(contextIds, contextIds.length + continuationIds.length);
     System.arraycopy(continuationIds, 0, full, contextIds.length, continuationIds.length);
@@ -147,13 +170,20 @@ public final class LogLikelihoodScorer {
       LeftPaddedBatch input = LeftPaddedBatch.of(manager, inputs, model.config().padTokenId());
       long width = input.tokens().getShape().get(1);
       // Left padding puts every continuation in the last columns; score only those.
-      NDArray logProbs = model.forward(input.tokens(), input.positions(), input.keyMask(), null)
-          .get(new NDIndex(":, {}:, :", width - window))
-          .logSoftmax(2);
+      NDArray logProbs =
+          model
+              .forward(input.tokens(), input.positions(), input.keyMask(), null)
+              .get(new NDIndex(":, {}:, :", width - window))
+              .logSoftmax(2);
       long[] targets = new long[batch.size() * window];
       for (int b = 0; b < batch.size(); b++) {
         long[] continuation = batch.get(b).continuation;
-        System.arraycopy(continuation, 0, targets, b * window + window - continuation.length, continuation.length);
+        System.arraycopy(
+            continuation,
+            0,
+            targets,
+            b * window + window - continuation.length,
+            continuation.length);
       }
       NDArray targetArray = manager.create(targets, new Shape(batch.size(), window, 1));
       float[] picked = logProbs.gather(targetArray, 2).toFloatArray();

@@ -12,8 +12,8 @@ import java.util.List;
 
 /**
  * A model on disk: {@code config.json} ({@link LmConfig}, snake_case), {@code model.safetensors}
- * (float32 tensors named by parameter path) and {@code tokenizer.json} (the exact bytes the model was
- * created with). Saving is atomic, so a crash never leaves half a model where a reader looks.
+ * (float32 tensors named by parameter path) and {@code tokenizer.json} (the exact bytes the model
+ * was created with). Saving is atomic, so a crash never leaves half a model where a reader looks.
  */
 public final class ModelDirectory {
   public static final String CONFIG = "config.json";
@@ -46,11 +46,13 @@ public final class ModelDirectory {
     try {
       config = LmJson.MAPPER.readValue(requireFile(file).toFile(), LmConfig.class);
     } catch (IOException e) {
-      throw new IllegalArgumentException(file.toAbsolutePath() + ": not a valid model config: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          file.toAbsolutePath() + ": not a valid model config: " + e.getMessage(), e);
     }
     List<String> problems = config.problems();
     if (!problems.isEmpty()) {
-      throw new IllegalArgumentException(file.toAbsolutePath() + ": " + String.join("; ", problems));
+      throw new IllegalArgumentException(
+          file.toAbsolutePath() + ": " + String.join("; ", problems));
     }
     return config;
   }
@@ -81,7 +83,8 @@ public final class ModelDirectory {
       return model;
     } catch (RuntimeException e) {
       model.close();
-      throw new IllegalArgumentException(dir.resolve(WEIGHTS).toAbsolutePath() + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          dir.resolve(WEIGHTS).toAbsolutePath() + ": " + e.getMessage(), e);
     }
   }
 
@@ -98,8 +101,16 @@ public final class ModelDirectory {
 
   private static Path requireFile(Path file) {
     if (!Files.isRegularFile(file)) {
-      throw new IllegalArgumentException("model directory: no file " + file.toAbsolutePath()
-          + ", expected " + CONFIG + ", " + WEIGHTS + " and " + TOKENIZER + " (see ModelDirectory)");
+      throw new IllegalArgumentException(
+          "model directory: no file "
+              + file.toAbsolutePath()
+              + ", expected "
+              + CONFIG
+              + ", "
+              + WEIGHTS
+              + " and "
+              + TOKENIZER
+              + " (see ModelDirectory)");
     }
     return file;
   }

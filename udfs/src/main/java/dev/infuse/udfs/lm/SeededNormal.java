@@ -22,7 +22,8 @@ final class SeededNormal implements Initializer {
 
   /** A seed for one named parameter, so adding a parameter does not reshuffle the others. */
   static long seedFor(long modelSeed, String parameterPath) {
-    return new SplittableRandom(modelSeed ^ (0x9E3779B97F4A7C15L * parameterPath.hashCode())).nextLong();
+    return new SplittableRandom(modelSeed ^ (0x9E3779B97F4A7C15L * parameterPath.hashCode()))
+        .nextLong();
   }
 
   @Override

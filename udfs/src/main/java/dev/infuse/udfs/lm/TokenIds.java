@@ -5,7 +5,9 @@ import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import dev.infuse.udfs.text.HuggingFaceTextTokenizer;
 import java.util.Map;
 
-/** Text to token ids the way generation and scoring need them: no special tokens, never cut short. */
+/**
+ * Text to token ids the way generation and scoring need them: no special tokens, never cut short.
+ */
 final class TokenIds {
   /**
    * Options for {@code HuggingFaceTokenizer.newInstance}: DJL truncates to 512 tokens by default,
@@ -19,9 +21,13 @@ final class TokenIds {
   static long[] encode(HuggingFaceTokenizer tokenizer, String text) {
     Encoding encoding = tokenizer.encode(text, false, false);
     if (encoding.exceedMaxLength()) {
-      throw new IllegalStateException("the model's tokenizer truncates to " + tokenizer.getMaxLength()
-          + " tokens (truncation " + tokenizer.getTruncation() + "); build it with the option truncation=false,"
-          + " generation and scoring truncate on the left themselves");
+      throw new IllegalStateException(
+          "the model's tokenizer truncates to "
+              + tokenizer.getMaxLength()
+              + " tokens (truncation "
+              + tokenizer.getTruncation()
+              + "); build it with the option truncation=false,"
+              + " generation and scoring truncate on the left themselves");
     }
     return encoding.getIds();
   }

@@ -16,7 +16,8 @@ final class TokenSampler {
    * @param offset where this row starts in {@code logits}
    * @param vocab entries per row
    */
-  static int next(float[] logits, int offset, int vocab, GenerationOptions options, SplittableRandom random) {
+  static int next(
+      float[] logits, int offset, int vocab, GenerationOptions options, SplittableRandom random) {
     if (options.isGreedy()) {
       return argmax(logits, offset, vocab);
     }
@@ -41,7 +42,12 @@ final class TokenSampler {
     int kept = vocab;
     if (options.topP() < 1) {
       // Nucleus: the most likely tokens (ties by id) until their mass reaches top_p.
-      Arrays.sort(order, (a, b) -> weights[a] != weights[b] ? Double.compare(weights[b], weights[a]) : Integer.compare(a, b));
+      Arrays.sort(
+          order,
+          (a, b) ->
+              weights[a] != weights[b]
+                  ? Double.compare(weights[b], weights[a])
+                  : Integer.compare(a, b));
       double mass = 0;
       kept = 0;
       while (kept < vocab && mass < options.topP() * total) {

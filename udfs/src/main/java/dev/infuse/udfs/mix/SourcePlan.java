@@ -11,5 +11,10 @@ package dev.infuse.udfs.mix;
  *     half the rows, 2.5 repeats every row twice and half of them a third time
  * @param shortfallTokens budget the source cannot fill even at max_epochs; 0 when it can
  */
-public record SourcePlan(String source, double share, long availableTokens, long budgetTokens, double epochs,
+public record SourcePlan(
+    String source,
+    double share,
+    long availableTokens,
+    long budgetTokens,
+    double epochs,
     long shortfallTokens) {}

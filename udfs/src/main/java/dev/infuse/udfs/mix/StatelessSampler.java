@@ -11,8 +11,9 @@ import java.util.List;
  * executor in any partitioning and get byte-identical shards; a different seed gives another sample
  * and order.
  *
- * <p>A source planned at {@code epochs} = e takes every row floor(e) times, and each row once more with
- * probability e - floor(e), decided by a hash of the row: over many rows the tokens match the budget.
+ * <p>A source planned at {@code epochs} = e takes every row floor(e) times, and each row once more
+ * with probability e - floor(e), decided by a hash of the row: over many rows the tokens match the
+ * budget.
  */
 public final class StatelessSampler {
   private final long seed;
@@ -52,7 +53,9 @@ public final class StatelessSampler {
     String[] keyed = new String[parts.length + 1];
     keyed[0] = Long.toString(seed);
     System.arraycopy(parts, 0, keyed, 1, parts.length);
-    return ByteBuffer.wrap(Keys.sha256(String.join("\u001f", keyed).getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+    return ByteBuffer.wrap(
+            Keys.sha256(
+                String.join("\u001f", keyed).getBytes(java.nio.charset.StandardCharsets.UTF_8)))
         .getLong();
   }
 }

@@ -7,8 +7,9 @@ import java.util.Locale;
 
 /**
  * Turns the {@code device} option into a DJL {@link Device}. {@code auto} picks the first GPU the
- * engine sees on this JVM and can use (so the same job runs on GPU executors and on a CPU laptop), {@code cpu}
- * forces the CPU, {@code gpu} or {@code gpu:N} demands a GPU and fails clearly where there is none.
+ * engine sees on this JVM and can use (so the same job runs on GPU executors and on a CPU laptop),
+ * {@code cpu} forces the CPU, {@code gpu} or {@code gpu:N} demands a GPU and fails clearly where
+ * there is none.
  */
 public final class Devices {
   /** The accepted forms, for error messages and docs. */
@@ -24,7 +25,8 @@ public final class Devices {
     }
     Engine engine = Engine.getEngine(engineName);
     int gpus = engine.getGpuCount();
-    // A GPU executor may still run a CPU build of the engine's native library (the one Infuse ships):
+    // A GPU executor may still run a CPU build of the engine's native library (the one Infuse
+    // ships):
     // there auto means the CPU rather than a failed load.
     boolean cudaBuild = engine.hasCapability(StandardCapabilities.CUDA);
     if (value.equals("auto")) {
@@ -34,12 +36,22 @@ public final class Devices {
       int index = value.equals("gpu") ? 0 : parseIndex(option, value.substring(4));
       if (index >= gpus) {
         throw new IllegalArgumentException(
-            "device " + option + ": this machine's " + engineName + " engine sees " + gpus + " GPU(s);"
+            "device "
+                + option
+                + ": this machine's "
+                + engineName
+                + " engine sees "
+                + gpus
+                + " GPU(s);"
                 + " use auto or cpu, or deploy a CUDA build of the native library (docs/DJL.md)");
       }
       if (!cudaBuild) {
-        throw new IllegalArgumentException("device " + option + ": this machine has a GPU but its " + engineName
-            + " library is a CPU build; use auto or cpu, or deploy a CUDA build (docs/DJL.md)");
+        throw new IllegalArgumentException(
+            "device "
+                + option
+                + ": this machine has a GPU but its "
+                + engineName
+                + " library is a CPU build; use auto or cpu, or deploy a CUDA build (docs/DJL.md)");
       }
       return Device.gpu(index);
     }

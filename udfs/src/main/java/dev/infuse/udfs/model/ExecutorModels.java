@@ -18,20 +18,29 @@ public final class ExecutorModels {
 
   private ExecutorModels() {}
 
-  /** The model for {@code spec}, loading it if this JVM has not yet. Concurrent first calls load once. */
+  /**
+   * The model for {@code spec}, loading it if this JVM has not yet. Concurrent first calls load
+   * once.
+   */
   public static <M extends AutoCloseable> M get(ModelSpec<M> spec) {
     Objects.requireNonNull(spec, "spec");
     String key = spec.cacheKey();
-    AutoCloseable model = MODELS.computeIfAbsent(key, k -> {
-      LOADS.computeIfAbsent(k, ignored -> new AtomicInteger()).incrementAndGet();
-      return Objects.requireNonNull(spec.load(), () -> "model spec " + k + " loaded null");
-    });
+    AutoCloseable model =
+        MODELS.computeIfAbsent(
+            key,
+            k -> {
+              LOADS.computeIfAbsent(k, ignored -> new AtomicInteger()).incrementAndGet();
+              return Objects.requireNonNull(spec.load(), () -> "model spec " + k + " loaded null");
+            });
     @SuppressWarnings("unchecked") // one key, one spec type: cacheKey() names the kind
     M typed = (M) model;
     return typed;
   }
 
-  /** How many times this JVM has loaded the model under {@code cacheKey}: the proof of "once per executor". */
+  /**
+   * How many times this JVM has loaded the model under {@code cacheKey}: the proof of "once per
+   * executor".
+   */
   public static int loadCount(String cacheKey) {
     AtomicInteger count = LOADS.get(cacheKey);
     return count == null ? 0 : count.get();

@@ -6,15 +6,15 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Packs texts end to end into fixed-length sequences, each text followed by an end-of-text token, and
- * records where every document segment starts so a trainer can keep attention inside documents.
+ * Packs texts end to end into fixed-length sequences, each text followed by an end-of-text token,
+ * and records where every document segment starts so a trainer can keep attention inside documents.
  *
  * <p>A text longer than the room left in a sequence continues in the next one as a new segment. The
  * last sequence is filled with padding that is never a target, so no token is dropped: the packed
  * target tokens are exactly the texts' tokens plus one separator each.
  *
- * <p>{@link #stream} packs texts as they arrive, holding one sequence in memory, so a shard writer can
- * pack any number of texts; {@link #pack} is the same over a list.
+ * <p>{@link #stream} packs texts as they arrive, holding one sequence in memory, so a shard writer
+ * can pack any number of texts; {@link #pack} is the same over a list.
  */
 public final class TokenPacker {
   private final int sequenceLength;
@@ -23,7 +23,8 @@ public final class TokenPacker {
 
   public TokenPacker(int sequenceLength, int eosId, int padId) {
     if (sequenceLength < 2) {
-      throw new IllegalArgumentException("sequence length: got " + sequenceLength + ", expected >= 2");
+      throw new IllegalArgumentException(
+          "sequence length: got " + sequenceLength + ", expected >= 2");
     }
     this.sequenceLength = sequenceLength;
     this.eosId = eosId;
@@ -40,9 +41,9 @@ public final class TokenPacker {
   }
 
   /**
-   * No packing: each text (plus its end-of-text token) starts its own sequence, padded to the length
-   * with padding that is never a target. A text longer than a sequence continues in the next one, so
-   * nothing is cut off; every sequence holds one document segment and its padding.
+   * No packing: each text (plus its end-of-text token) starts its own sequence, padded to the
+   * length with padding that is never a target. A text longer than a sequence continues in the next
+   * one, so nothing is cut off; every sequence holds one document segment and its padding.
    */
   public List<PackedSequence> padEach(List<TokenizedText> texts) {
     List<PackedSequence> sequences = new ArrayList<>();
@@ -53,10 +54,11 @@ public final class TokenPacker {
   }
 
   /**
-   * A packer that hands each finished sequence to {@code sink} as texts are added; {@link Stream#close()}
-   * pads and emits the last one.
+   * A packer that hands each finished sequence to {@code sink} as texts are added; {@link
+   * Stream#close()} pads and emits the last one.
    *
-   * @param packed true packs texts end to end; false starts every text in a fresh sequence ({@link #padEach})
+   * @param packed true packs texts end to end; false starts every text in a fresh sequence ({@link
+   *     #padEach})
    */
   public Stream stream(boolean packed, Sink sink) {
     return new Stream(packed, sink);
@@ -64,7 +66,10 @@ public final class TokenPacker {
 
   /** Receives finished sequences. */
   public interface Sink {
-    /** @param padding how many trailing tokens of {@code sequence} are padding (0 but for a flushed sequence) */
+    /**
+     * @param padding how many trailing tokens of {@code sequence} are padding (0 but for a flushed
+     *     sequence)
+     */
     void accept(PackedSequence sequence, int padding);
   }
 
@@ -138,7 +143,9 @@ public final class TokenPacker {
     }
 
     private void emit(int padding) {
-      sink.accept(new PackedSequence(ids.clone(), segments.stream().mapToInt(Integer::intValue).toArray(), mask.clone()),
+      sink.accept(
+          new PackedSequence(
+              ids.clone(), segments.stream().mapToInt(Integer::intValue).toArray(), mask.clone()),
           padding);
       sequences++;
       filled = 0;

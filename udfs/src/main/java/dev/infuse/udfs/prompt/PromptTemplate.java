@@ -9,8 +9,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A versioned chat prompt, stored as YAML under {@code conf/prompts/}. Placeholders are
- * {@code {{name}}}; the id and version are stored on every row the prompt produces, and the version is
+ * A versioned chat prompt, stored as YAML under {@code conf/prompts/}. Placeholders are {@code
+ * {{name}}}; the id and version are stored on every row the prompt produces, and the version is
  * bumped on any change that can alter outputs.
  *
  * @param id unique name, e.g. {@code gen-qa/extractive}
@@ -19,10 +19,13 @@ import java.util.regex.Pattern;
  * @param messages the chat messages, in order
  */
 public record PromptTemplate(String id, int version, String description, List<Message> messages) {
-  private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*}}");
+  private static final Pattern PLACEHOLDER =
+      Pattern.compile("\\{\\{\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*}}");
   private static final Set<String> ROLES = Set.of("system", "user", "assistant");
 
-  /** @param role system, user or assistant */
+  /**
+   * @param role system, user or assistant
+   */
   public record Message(String role, String content) {}
 
   /** The placeholder names the messages use, in order of first use. */
@@ -38,11 +41,12 @@ public record PromptTemplate(String id, int version, String description, List<Me
   }
 
   /**
-   * The messages with every {@code {{name}}} replaced by its value, so the same template serves an HTTP
-   * model and the record of what was asked. Values are inserted verbatim (no re-expansion of braces they
-   * hold); variables the template does not use are ignored.
+   * The messages with every {@code {{name}}} replaced by its value, so the same template serves an
+   * HTTP model and the record of what was asked. Values are inserted verbatim (no re-expansion of
+   * braces they hold); variables the template does not use are ignored.
    *
-   * @throws IllegalArgumentException naming {@code id@vN} and each placeholder without a (non-null) value
+   * @throws IllegalArgumentException naming {@code id@vN} and each placeholder without a (non-null)
+   *     value
    */
   public List<Message> render(Map<String, String> vars) {
     Set<String> missing = new LinkedHashSet<>();
@@ -52,8 +56,14 @@ public record PromptTemplate(String id, int version, String description, List<Me
       }
     }
     if (!missing.isEmpty()) {
-      throw new IllegalArgumentException("prompt " + id + "@v" + version + ": no value for placeholder(s) "
-          + String.join(", ", missing) + "; expected every {{name}} the template uses");
+      throw new IllegalArgumentException(
+          "prompt "
+              + id
+              + "@v"
+              + version
+              + ": no value for placeholder(s) "
+              + String.join(", ", missing)
+              + "; expected every {{name}} the template uses");
     }
     List<Message> rendered = new ArrayList<>(messages.size());
     for (Message message : messages) {
@@ -84,14 +94,22 @@ public record PromptTemplate(String id, int version, String description, List<Me
     for (int i = 0; i < messages.size(); i++) {
       Message message = messages.get(i);
       if (message.role() == null || !ROLES.contains(message.role())) {
-        problems.add("messages[" + i + "].role: got " + message.role() + ", expected one of system, user, assistant");
+        problems.add(
+            "messages["
+                + i
+                + "].role: got "
+                + message.role()
+                + ", expected one of system, user, assistant");
       }
       String content = message.content();
       if (content == null || content.isBlank()) {
         problems.add("messages[" + i + "].content: missing, expected the message text");
       } else if (countOf(content, "{{") != PLACEHOLDER.matcher(content).results().count()) {
-        problems.add("messages[" + i + "].content: has a malformed placeholder, expected {{name}} with a name of"
-            + " letters, digits and underscores");
+        problems.add(
+            "messages["
+                + i
+                + "].content: has a malformed placeholder, expected {{name}} with a name of"
+                + " letters, digits and underscores");
       }
     }
     return problems;

@@ -47,24 +47,25 @@ import org.apache.lucene.util.BytesRef;
 /**
  * A Lucene BM25 index over chunks, in memory, searchable within one document or across all of them.
  *
- * <p>Analysis is Lucene's {@link EnglishAnalyzer}: standard tokenization, English possessives removed,
- * lower case, English stop words removed and Porter stemming. Every benchmark with documents (QuALITY,
- * LongHealth, FinanceBench) is English, and a question rarely uses the same inflection as its evidence
- * ("revenues" / "revenue", "decreased" / "decrease"); stemming and stop words are also the usual BM25
- * baseline setting (Anserini's, for example). StandardAnalyzer would keep inflections apart and let
- * "the"/"of" take part in scoring.
+ * <p>Analysis is Lucene's {@link EnglishAnalyzer}: standard tokenization, English possessives
+ * removed, lower case, English stop words removed and Porter stemming. Every benchmark with
+ * documents (QuALITY, LongHealth, FinanceBench) is English, and a question rarely uses the same
+ * inflection as its evidence ("revenues" / "revenue", "decreased" / "decrease"); stemming and stop
+ * words are also the usual BM25 baseline setting (Anserini's, for example). StandardAnalyzer would
+ * keep inflections apart and let "the"/"of" take part in scoring.
  *
- * <p>Scoring is Lucene's {@link BM25Similarity} (k1 1.2, b 0.75) through one {@link TermQuery} per query
- * token; this class only adds the per-token scores in a fixed order (sorted tokens) and keeps the top k
- * by (score, chunk id). A Lucene {@code BooleanQuery} would sum the same scores in an order that depends
- * on the index's layout, and break ties by internal doc number; the fixed order makes a shard searched
- * with the whole corpus's {@link Bm25Statistics} return bit-for-bit what one index over the corpus
- * returns. Instances are safe for concurrent searches.
+ * <p>Scoring is Lucene's {@link BM25Similarity} (k1 1.2, b 0.75) through one {@link TermQuery} per
+ * query token; this class only adds the per-token scores in a fixed order (sorted tokens) and keeps
+ * the top k by (score, chunk id). A Lucene {@code BooleanQuery} would sum the same scores in an
+ * order that depends on the index's layout, and break ties by internal doc number; the fixed order
+ * makes a shard searched with the whole corpus's {@link Bm25Statistics} return bit-for-bit what one
+ * index over the corpus returns. Instances are safe for concurrent searches.
  */
 public final class Bm25Index implements AutoCloseable {
   public static final String TEXT = "text";
   public static final String CHUNK_ID = "chunk_id";
   public static final String DOC_ID = "doc_id";
+
   /** Names the analysis, so an index built with another one is never searched with this one. */
   public static final String ANALYZER_ID = "lucene-9.12-english";
 
@@ -92,9 +93,10 @@ public final class Bm25Index implements AutoCloseable {
   public static Bm25Index build(Iterable<ChunkText> chunks) {
     try {
       Directory directory = new ByteBuffersDirectory();
-      IndexWriterConfig config = new IndexWriterConfig(ANALYZER)
-          .setSimilarity(new BM25Similarity())
-          .setOpenMode(IndexWriterConfig.OpenMode.CREATE);
+      IndexWriterConfig config =
+          new IndexWriterConfig(ANALYZER)
+              .setSimilarity(new BM25Similarity())
+              .setOpenMode(IndexWriterConfig.OpenMode.CREATE);
       try (IndexWriter writer = new IndexWriter(directory, config)) {
         for (ChunkText chunk : chunks) {
           Document doc = new Document();
@@ -150,7 +152,10 @@ public final class Bm25Index implements AutoCloseable {
     return reader.numDocs();
   }
 
-  /** The analyzed tokens of {@code text}, in order, repeats kept: what a query or a chunk is matched on. */
+  /**
+   * The analyzed tokens of {@code text}, in order, repeats kept: what a query or a chunk is matched
+   * on.
+   */
   public static List<String> tokens(String text) {
     List<String> tokens = new ArrayList<>();
     try (TokenStream stream = ANALYZER.tokenStream(TEXT, text)) {
@@ -166,7 +171,9 @@ public final class Bm25Index implements AutoCloseable {
     return tokens;
   }
 
-  /** This index's own statistics for {@code terms} (a term absent here counts zero and is left out). */
+  /**
+   * This index's own statistics for {@code terms} (a term absent here counts zero and is left out).
+   */
   public Bm25Statistics statistics(Collection<String> terms) {
     try {
       Map<String, Bm25Statistics.TermCounts> counts = new HashMap<>();
@@ -183,7 +190,10 @@ public final class Bm25Index implements AutoCloseable {
     }
   }
 
-  /** Calls {@code each} with every indexed term and its counts, for storing a corpus's term statistics. */
+  /**
+   * Calls {@code each} with every indexed term and its counts, for storing a corpus's term
+   * statistics.
+   */
   public void forEachTerm(BiConsumer<String, Bm25Statistics.TermCounts> each) {
     try {
       Terms terms = MultiTerms.getTerms(reader, TEXT);
@@ -192,7 +202,8 @@ public final class Bm25Index implements AutoCloseable {
       }
       TermsEnum it = terms.iterator();
       for (BytesRef term = it.next(); term != null; term = it.next()) {
-        each.accept(term.utf8ToString(), new Bm25Statistics.TermCounts(it.docFreq(), it.totalTermFreq()));
+        each.accept(
+            term.utf8ToString(), new Bm25Statistics.TermCounts(it.docFreq(), it.totalTermFreq()));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read index terms", e);
@@ -207,8 +218,14 @@ public final class Bm25Index implements AutoCloseable {
   private Bm25Statistics collection(Map<String, Bm25Statistics.TermCounts> counts) {
     try {
       CollectionStatistics stats = new IndexSearcher(reader).collectionStatistics(TEXT);
-      return stats == null ? Bm25Statistics.empty().withTerms(counts)
-          : new Bm25Statistics(stats.maxDoc(), stats.docCount(), stats.sumDocFreq(), stats.sumTotalTermFreq(), counts);
+      return stats == null
+          ? Bm25Statistics.empty().withTerms(counts)
+          : new Bm25Statistics(
+              stats.maxDoc(),
+              stats.docCount(),
+              stats.sumDocFreq(),
+              stats.sumTotalTermFreq(),
+              counts);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read index statistics", e);
     }
@@ -220,18 +237,20 @@ public final class Bm25Index implements AutoCloseable {
   }
 
   /**
-   * The {@code k} best chunks for the analyzed {@code queryTokens}, best first; fewer when fewer chunks
-   * contain a query token.
+   * The {@code k} best chunks for the analyzed {@code queryTokens}, best first; fewer when fewer
+   * chunks contain a query token.
    *
    * @param docId search only this document's chunks; null for every chunk
-   * @param corpus the statistics to score with (the whole corpus's, when this index is one shard of it);
-   *     null for this index's own
+   * @param corpus the statistics to score with (the whole corpus's, when this index is one shard of
+   *     it); null for this index's own
    */
-  public List<ScoredChunk> search(List<String> queryTokens, String docId, int k, Bm25Statistics corpus) {
+  public List<ScoredChunk> search(
+      List<String> queryTokens, String docId, int k, Bm25Statistics corpus) {
     // Token -> occurrences, in sorted order: the summation order every shard shares.
     TreeMap<String, Integer> occurrences = new TreeMap<>();
     queryTokens.forEach(token -> occurrences.merge(token, 1, Integer::sum));
-    IndexSearcher searcher = corpus == null ? new IndexSearcher(reader) : new CorpusStatisticsSearcher(reader, corpus);
+    IndexSearcher searcher =
+        corpus == null ? new IndexSearcher(reader) : new CorpusStatisticsSearcher(reader, corpus);
     searcher.setSimilarity(new BM25Similarity());
     searcher.setQueryCache(null);
     double[] sums = new double[reader.maxDoc()];
@@ -241,10 +260,11 @@ public final class Bm25Index implements AutoCloseable {
         Query query = new TermQuery(new Term(TEXT, token.getKey()));
         if (docId != null) {
           // A FILTER clause restricts without scoring: the conjunction's score is the term's alone.
-          query = new BooleanQuery.Builder()
-              .add(query, BooleanClause.Occur.MUST)
-              .add(new TermQuery(new Term(DOC_ID, docId)), BooleanClause.Occur.FILTER)
-              .build();
+          query =
+              new BooleanQuery.Builder()
+                  .add(query, BooleanClause.Occur.MUST)
+                  .add(new TermQuery(new Term(DOC_ID, docId)), BooleanClause.Occur.FILTER)
+                  .build();
         }
         searcher.search(query, new Accumulator(sums, matched, token.getValue()));
       }
@@ -323,19 +343,26 @@ public final class Bm25Index implements AutoCloseable {
       if (!TEXT.equals(field)) {
         return super.collectionStatistics(field);
       }
-      return new CollectionStatistics(field, corpus.maxDoc(), corpus.docCount(), corpus.sumTotalTermFreq(),
+      return new CollectionStatistics(
+          field,
+          corpus.maxDoc(),
+          corpus.docCount(),
+          corpus.sumTotalTermFreq(),
           corpus.sumDocFreq());
     }
 
     @Override
-    public TermStatistics termStatistics(Term term, int docFreq, long totalTermFreq) throws IOException {
+    public TermStatistics termStatistics(Term term, int docFreq, long totalTermFreq)
+        throws IOException {
       if (!TEXT.equals(term.field())) {
         return super.termStatistics(term, docFreq, totalTermFreq);
       }
       Bm25Statistics.TermCounts counts = corpus.terms().get(term.text());
       if (counts == null) {
-        throw new IllegalStateException("the corpus statistics lack the term '" + term.text()
-            + "' that this shard holds; they must cover every query token");
+        throw new IllegalStateException(
+            "the corpus statistics lack the term '"
+                + term.text()
+                + "' that this shard holds; they must cover every query token");
       }
       return new TermStatistics(term.bytes(), counts.docFreq(), counts.totalTermFreq());
     }

@@ -5,15 +5,21 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The corpus statistics BM25 scores with: the collection's document count and token total (for idf and
- * the average chunk length) and, per term, its document and total frequency. A shard's own statistics
- * summed over every shard of a corpus ({@link #plus}) are exactly the statistics one index over the whole
- * corpus would have, so a shard searched with them scores every chunk as that one index does.
+ * The corpus statistics BM25 scores with: the collection's document count and token total (for idf
+ * and the average chunk length) and, per term, its document and total frequency. A shard's own
+ * statistics summed over every shard of a corpus ({@link #plus}) are exactly the statistics one
+ * index over the whole corpus would have, so a shard searched with them scores every chunk as that
+ * one index does.
  *
  * @param terms per analyzed term: only the terms that will be searched need to be present
  */
-public record Bm25Statistics(long maxDoc, long docCount, long sumDocFreq, long sumTotalTermFreq,
-    Map<String, TermCounts> terms) implements Serializable {
+public record Bm25Statistics(
+    long maxDoc,
+    long docCount,
+    long sumDocFreq,
+    long sumTotalTermFreq,
+    Map<String, TermCounts> terms)
+    implements Serializable {
 
   /** A term's number of chunks and number of occurrences. */
   public record TermCounts(long docFreq, long totalTermFreq) implements Serializable {
@@ -34,8 +40,12 @@ public record Bm25Statistics(long maxDoc, long docCount, long sumDocFreq, long s
   public Bm25Statistics plus(Bm25Statistics other) {
     Map<String, TermCounts> merged = new HashMap<>(terms);
     other.terms.forEach((term, counts) -> merged.merge(term, counts, TermCounts::plus));
-    return new Bm25Statistics(maxDoc + other.maxDoc, docCount + other.docCount, sumDocFreq + other.sumDocFreq,
-        sumTotalTermFreq + other.sumTotalTermFreq, merged);
+    return new Bm25Statistics(
+        maxDoc + other.maxDoc,
+        docCount + other.docCount,
+        sumDocFreq + other.sumDocFreq,
+        sumTotalTermFreq + other.sumTotalTermFreq,
+        merged);
   }
 
   /** The same collection counts with other term counts (looked up for one batch of queries). */

@@ -8,9 +8,9 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * The order in which retrieved chunks go into a prompt. Retrieval returns chunks best first; EntiGraph's
- * RAG recipe puts the best chunk last, closest to the question, because models attend most to the end of
- * a long context.
+ * The order in which retrieved chunks go into a prompt. Retrieval returns chunks best first;
+ * EntiGraph's RAG recipe puts the best chunk last, closest to the question, because models attend
+ * most to the end of a long context.
  */
 public enum ChunkOrder {
   /** The best chunk first, as ranked. */

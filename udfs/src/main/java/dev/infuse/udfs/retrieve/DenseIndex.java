@@ -6,10 +6,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Exact nearest neighbours by cosine over unit vectors (a dot product), optionally within one document.
- * Exact rather than approximate (HNSW): a corpus shard holds at most tens of thousands of chunks, and a
- * brute-force scan of those per question costs milliseconds and ranks exactly as a single-JVM search.
- * Dot products are summed in double in dimension order, so a chunk scores the same in any shard.
+ * Exact nearest neighbours by cosine over unit vectors (a dot product), optionally within one
+ * document. Exact rather than approximate (HNSW): a corpus shard holds at most tens of thousands of
+ * chunks, and a brute-force scan of those per question costs milliseconds and ranks exactly as a
+ * single-JVM search. Dot products are summed in double in dimension order, so a chunk scores the
+ * same in any shard.
  */
 public final class DenseIndex {
   private final String[] chunkIds;
@@ -17,11 +18,19 @@ public final class DenseIndex {
   private final float[][] vectors;
   private final Map<String, int[]> byDoc;
 
-  /** Parallel lists: chunk {@code i} is {@code chunkIds[i]} of {@code docIds[i]} with unit vector {@code vectors[i]}. */
+  /**
+   * Parallel lists: chunk {@code i} is {@code chunkIds[i]} of {@code docIds[i]} with unit vector
+   * {@code vectors[i]}.
+   */
   public DenseIndex(List<String> chunkIds, List<String> docIds, List<float[]> vectors) {
     if (chunkIds.size() != docIds.size() || chunkIds.size() != vectors.size()) {
-      throw new IllegalArgumentException("chunkIds, docIds and vectors differ in length: " + chunkIds.size() + ", "
-          + docIds.size() + ", " + vectors.size());
+      throw new IllegalArgumentException(
+          "chunkIds, docIds and vectors differ in length: "
+              + chunkIds.size()
+              + ", "
+              + docIds.size()
+              + ", "
+              + vectors.size());
     }
     this.chunkIds = chunkIds.toArray(String[]::new);
     this.docIds = docIds.toArray(String[]::new);
@@ -29,13 +38,20 @@ public final class DenseIndex {
     Map<String, List<Integer>> positions = new HashMap<>();
     for (int i = 0; i < this.docIds.length; i++) {
       if (i > 0 && this.vectors[i].length != this.vectors[0].length) {
-        throw new IllegalArgumentException("chunk " + this.chunkIds[i] + ": dimension " + this.vectors[i].length
-            + ", expected " + this.vectors[0].length + " like the others");
+        throw new IllegalArgumentException(
+            "chunk "
+                + this.chunkIds[i]
+                + ": dimension "
+                + this.vectors[i].length
+                + ", expected "
+                + this.vectors[0].length
+                + " like the others");
       }
       positions.computeIfAbsent(this.docIds[i], d -> new ArrayList<>()).add(i);
     }
     this.byDoc = new HashMap<>();
-    positions.forEach((doc, list) -> byDoc.put(doc, list.stream().mapToInt(Integer::intValue).toArray()));
+    positions.forEach(
+        (doc, list) -> byDoc.put(doc, list.stream().mapToInt(Integer::intValue).toArray()));
   }
 
   public int size() {
@@ -65,8 +81,14 @@ public final class DenseIndex {
   private ScoredChunk score(float[] query, int i) {
     float[] vector = vectors[i];
     if (vector.length != query.length) {
-      throw new IllegalArgumentException("query has dimension " + query.length + " but chunk " + chunkIds[i]
-          + " has " + vector.length + "; were they embedded with the same model?");
+      throw new IllegalArgumentException(
+          "query has dimension "
+              + query.length
+              + " but chunk "
+              + chunkIds[i]
+              + " has "
+              + vector.length
+              + "; were they embedded with the same model?");
     }
     double dot = 0;
     for (int d = 0; d < vector.length; d++) {

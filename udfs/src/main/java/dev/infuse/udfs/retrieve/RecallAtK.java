@@ -4,9 +4,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Recall@k of evidence retrieval: a question counts as a hit at {@code k} when any of its top {@code k}
- * chunks belongs to a gold evidence document (FinanceBench: an evidence page). Recall@k is the fraction
- * of questions with known evidence that are hits; questions without gold evidence are not counted.
+ * Recall@k of evidence retrieval: a question counts as a hit at {@code k} when any of its top
+ * {@code k} chunks belongs to a gold evidence document (FinanceBench: an evidence page). Recall@k
+ * is the fraction of questions with known evidence that are hits; questions without gold evidence
+ * are not counted.
  */
 public final class RecallAtK {
   private RecallAtK() {}
@@ -32,7 +33,10 @@ public final class RecallAtK {
     return false;
   }
 
-  /** The 1-based rank of the first gold chunk, or 0 when none was retrieved: hit at k iff 0 < rank <= k. */
+  /**
+   * The 1-based rank of the first gold chunk, or 0 when none was retrieved: hit at k iff 0 < rank
+   * <= k.
+   */
   public static int firstGoldRank(List<ScoredChunk> bestFirst, Set<String> goldDocIds) {
     for (int i = 0; i < bestFirst.size(); i++) {
       if (goldDocIds.contains(bestFirst.get(i).docId())) {
@@ -42,7 +46,10 @@ public final class RecallAtK {
     return 0;
   }
 
-  /** hits / n, and 0 for no questions (reported beside n, so a reader sees there was nothing to count). */
+  /**
+   * hits / n, and 0 for no questions (reported beside n, so a reader sees there was nothing to
+   * count).
+   */
   public static double recall(long hits, long n) {
     return n == 0 ? 0.0 : (double) hits / n;
   }

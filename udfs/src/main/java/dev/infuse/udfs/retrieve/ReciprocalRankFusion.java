@@ -5,9 +5,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reciprocal-rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009): a chunk's fused score is the sum,
- * over the rankings it appears in, of {@code 1 / (k + rank)} with 1-based ranks. Only ranks matter, so
- * BM25 scores and cosines need no calibration against each other. {@code k = 60} is the paper's constant.
+ * Reciprocal-rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009): a chunk's fused score is the
+ * sum, over the rankings it appears in, of {@code 1 / (k + rank)} with 1-based ranks. Only ranks
+ * matter, so BM25 scores and cosines need no calibration against each other. {@code k = 60} is the
+ * paper's constant.
  */
 public final class ReciprocalRankFusion {
   public static final int DEFAULT_K = 60;
@@ -28,7 +29,8 @@ public final class ReciprocalRankFusion {
   /**
    * Fuses rankings into one, best first.
    *
-   * @param rankings each ranked best first; a chunk absent from a ranking contributes nothing for it
+   * @param rankings each ranked best first; a chunk absent from a ranking contributes nothing for
+   *     it
    * @param top how many fused chunks to return
    */
   public List<ScoredChunk> fuse(List<List<ScoredChunk>> rankings, int top) {
@@ -42,7 +44,8 @@ public final class ReciprocalRankFusion {
       }
     }
     TopK best = new TopK(top);
-    scores.forEach((chunkId, score) -> best.offer(new ScoredChunk(chunkId, docs.get(chunkId), score[0])));
+    scores.forEach(
+        (chunkId, score) -> best.offer(new ScoredChunk(chunkId, docs.get(chunkId), score[0])));
     return best.best();
   }
 }

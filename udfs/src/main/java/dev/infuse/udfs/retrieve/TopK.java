@@ -5,9 +5,12 @@ import java.util.Collection;
 import java.util.List;
 import java.util.PriorityQueue;
 
-/** The best {@code k} chunks of a stream, in {@link ScoredChunk#BEST_FIRST} order, in O(n log k). */
+/**
+ * The best {@code k} chunks of a stream, in {@link ScoredChunk#BEST_FIRST} order, in O(n log k).
+ */
 public final class TopK {
   private final int k;
+
   /** Worst on top, so the head is what a better chunk evicts. */
   private final PriorityQueue<ScoredChunk> heap;
 
@@ -40,7 +43,8 @@ public final class TopK {
   }
 
   /** The best {@code k} of several ranked lists (the shards' local results): the global top k. */
-  public static List<ScoredChunk> merge(Collection<? extends Collection<ScoredChunk>> lists, int k) {
+  public static List<ScoredChunk> merge(
+      Collection<? extends Collection<ScoredChunk>> lists, int k) {
     TopK top = new TopK(k);
     lists.forEach(top::offerAll);
     return top.best();

@@ -3,11 +3,12 @@ package dev.infuse.udfs.score;
 import java.util.List;
 
 /**
- * lm-evaluation-harness multiple-choice metrics from per-option log-likelihoods: {@code acc} picks the
- * option with the highest log-likelihood, {@code acc_norm} the highest log-likelihood divided by the
- * option text's length in characters ({@code len(choice)} in Python: Unicode code points, the target
- * delimiter not counted). Ties go to the first option, as {@code np.argmax} does. This is the one place
- * the rule lives: {@code LogLikelihoodScorer} and the {@code score} job both call it.
+ * lm-evaluation-harness multiple-choice metrics from per-option log-likelihoods: {@code acc} picks
+ * the option with the highest log-likelihood, {@code acc_norm} the highest log-likelihood divided
+ * by the option text's length in characters ({@code len(choice)} in Python: Unicode code points,
+ * the target delimiter not counted). Ties go to the first option, as {@code np.argmax} does. This
+ * is the one place the rule lives: {@code LogLikelihoodScorer} and the {@code score} job both call
+ * it.
  */
 public final class MultipleChoiceMetrics {
   private MultipleChoiceMetrics() {}
@@ -47,18 +48,26 @@ public final class MultipleChoiceMetrics {
 
   private static void check(double[] logLikelihoods, List<String> options) {
     if (logLikelihoods == null || logLikelihoods.length == 0) {
-      throw new IllegalArgumentException("option log-likelihoods: got none, expected one per option");
+      throw new IllegalArgumentException(
+          "option log-likelihoods: got none, expected one per option");
     }
     if (options == null) {
       return;
     }
     if (options.size() != logLikelihoods.length) {
-      throw new IllegalArgumentException("options: got " + options.size() + " for " + logLikelihoods.length
-          + " log-likelihoods, expected one per log-likelihood");
+      throw new IllegalArgumentException(
+          "options: got "
+              + options.size()
+              + " for "
+              + logLikelihoods.length
+              + " log-likelihoods, expected one per log-likelihood");
     }
     for (int i = 0; i < options.size(); i++) {
       if (options.get(i) == null || options.get(i).isEmpty()) {
-        throw new IllegalArgumentException("option " + i + ": got an empty option, expected text (acc_norm divides by its length)");
+        throw new IllegalArgumentException(
+            "option "
+                + i
+                + ": got an empty option, expected text (acc_norm divides by its length)");
       }
     }
   }

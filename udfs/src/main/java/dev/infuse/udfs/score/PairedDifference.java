@@ -11,4 +11,5 @@ package dev.infuse.udfs.score;
  * @param pValue two-sided bootstrap p-value of "no difference", see {@link Bootstrap#paired}
  * @param n the number of paired questions
  */
-public record PairedDifference(double valueA, double valueB, double diff, double low, double high, double pValue, long n) {}
+public record PairedDifference(
+    double valueA, double valueB, double diff, double low, double high, double pValue, long n) {}

@@ -11,9 +11,10 @@ public record ScalingCurve(double intercept, double slope) {
   }
 
   /**
-   * The token count where the line reaches {@code baseline}: {@code exp((baseline - intercept) / slope)}.
-   * Null when the slope is not positive (the line never climbs to it) or there is no baseline. The
-   * value may lie outside the fitted range: it is an extrapolation, and the report should say so.
+   * The token count where the line reaches {@code baseline}: {@code exp((baseline - intercept) /
+   * slope)}. Null when the slope is not positive (the line never climbs to it) or there is no
+   * baseline. The value may lie outside the fitted range: it is an extrapolation, and the report
+   * should say so.
    */
   public Double crossover(Double baseline) {
     if (baseline == null || !(slope > 0)) {

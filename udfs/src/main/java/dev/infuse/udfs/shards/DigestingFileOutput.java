@@ -15,8 +15,8 @@ import java.util.UUID;
 
 /**
  * A file written under a hidden temporary name beside its target, counting and SHA-256-hashing its
- * bytes as they stream out; {@link #publish()} syncs it and renames it onto the target, so readers see
- * the whole file or none. {@link #discard()} deletes the temporary file.
+ * bytes as they stream out; {@link #publish()} syncs it and renames it onto the target, so readers
+ * see the whole file or none. {@link #discard()} deletes the temporary file.
  */
 public final class DigestingFileOutput extends OutputStream {
   private final Path target;
@@ -30,7 +30,8 @@ public final class DigestingFileOutput extends OutputStream {
   public DigestingFileOutput(Path target) throws IOException {
     this.target = target.toAbsolutePath().normalize();
     Files.createDirectories(this.target.getParent());
-    this.temp = this.target.resolveSibling("." + this.target.getFileName() + ".tmp-" + UUID.randomUUID());
+    this.temp =
+        this.target.resolveSibling("." + this.target.getFileName() + ".tmp-" + UUID.randomUUID());
     this.file = new FileOutputStream(temp.toFile());
     this.buffered = new BufferedOutputStream(file, 1 << 16);
     try {
@@ -62,7 +63,10 @@ public final class DigestingFileOutput extends OutputStream {
     return temp;
   }
 
-  /** Flushes, syncs and closes the temporary file; the returned digest describes what {@link #publish()} moves. */
+  /**
+   * Flushes, syncs and closes the temporary file; the returned digest describes what {@link
+   * #publish()} moves.
+   */
   public ShardFile finish() throws IOException {
     if (!closed) {
       buffered.flush();

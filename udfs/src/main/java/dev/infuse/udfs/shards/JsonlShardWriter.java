@@ -9,14 +9,14 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 
 /**
- * Writes a JSON Lines text shard: one object per line, {@code {"text": ..., "source": ..., "id": ...}},
- * UTF-8, each line ended by {@code \n} (newlines inside texts are escaped by JSON). This is the plain
- * format HuggingFace {@code datasets} ("json" builder), NeMo and Megatron's {@code preprocess_data.py}
- * read.
+ * Writes a JSON Lines text shard: one object per line, {@code {"text": ..., "source": ..., "id":
+ * ...}}, UTF-8, each line ended by {@code \n} (newlines inside texts are escaped by JSON). This is
+ * the plain format HuggingFace {@code datasets} ("json" builder), NeMo and Megatron's {@code
+ * preprocess_data.py} read.
  *
- * <p>Records stream to a hidden temporary file next to the target; {@link #commit()} renames it into
- * place and returns its size and SHA-256, so a reader never sees a half-written shard. Closing without
- * committing deletes the temporary file and leaves any existing target untouched.
+ * <p>Records stream to a hidden temporary file next to the target; {@link #commit()} renames it
+ * into place and returns its size and SHA-256, so a reader never sees a half-written shard. Closing
+ * without committing deletes the temporary file and leaves any existing target untouched.
  */
 public final class JsonlShardWriter implements Closeable {
   // No root-value separator: Jackson would otherwise start every line after the first with a space.
@@ -46,8 +46,10 @@ public final class JsonlShardWriter implements Closeable {
       throw new IllegalStateException("JSONL shard: write after commit or close");
     }
     if (id == null || text == null) {
-      throw new IllegalArgumentException("JSONL shard record: id and text are required, got id=" + id
-          + (text == null ? ", text=null" : ""));
+      throw new IllegalArgumentException(
+          "JSONL shard record: id and text are required, got id="
+              + id
+              + (text == null ? ", text=null" : ""));
     }
     try {
       generator.writeStartObject();

@@ -20,38 +20,44 @@ import java.util.UUID;
  * {@code <prefix>.idx}), the format of {@code megatron/core/datasets/indexed_dataset.py} that
  * {@code IndexedDataset(path_prefix)} and {@code GPTDataset} read (and NeMo reads the same files).
  *
- * <p><b>{@code .bin}</b>: every sequence's token ids, concatenated, in the index's dtype, little-endian,
- * no header and no separators.
+ * <p><b>{@code .bin}</b>: every sequence's token ids, concatenated, in the index's dtype,
+ * little-endian, no header and no separators.
  *
  * <p><b>{@code .idx}</b>, little-endian throughout:
+ *
  * <ol>
- *   <li>magic: the 9 bytes {@code MMIDIDX\x00\x00}</li>
- *   <li>version: uint64, 1</li>
- *   <li>dtype code: uint8, Megatron's {@code DType} enum: uint8=1, int8=2, int16=3, int32=4, int64=5,
- *       float64=6, float32=7, uint16=8. This writer uses uint16 (8) when the vocabulary has fewer than
- *       65,500 ids and int32 (4) otherwise, as Megatron's {@code DType.optimal_dtype} chooses</li>
- *   <li>sequence count S: uint64</li>
- *   <li>document count D: uint64; this is the length of the document index array below, so it is the
- *       number of documents plus one</li>
- *   <li>sequence lengths: int32[S], tokens per sequence</li>
- *   <li>sequence pointers: int64[S], the byte offset of each sequence in {@code .bin} (0, then running
- *       sums of length × dtype size)</li>
- *   <li>document indices: int64[D], a leading 0 and then, for each document, the sequence index just past
- *       its last sequence; document k holds sequences [indices[k], indices[k+1]), and the last entry is S</li>
+ *   <li>magic: the 9 bytes {@code MMIDIDX\x00\x00}
+ *   <li>version: uint64, 1
+ *   <li>dtype code: uint8, Megatron's {@code DType} enum: uint8=1, int8=2, int16=3, int32=4,
+ *       int64=5, float64=6, float32=7, uint16=8. This writer uses uint16 (8) when the vocabulary
+ *       has fewer than 65,500 ids and int32 (4) otherwise, as Megatron's {@code
+ *       DType.optimal_dtype} chooses
+ *   <li>sequence count S: uint64
+ *   <li>document count D: uint64; this is the length of the document index array below, so it is
+ *       the number of documents plus one
+ *   <li>sequence lengths: int32[S], tokens per sequence
+ *   <li>sequence pointers: int64[S], the byte offset of each sequence in {@code .bin} (0, then
+ *       running sums of length × dtype size)
+ *   <li>document indices: int64[D], a leading 0 and then, for each document, the sequence index
+ *       just past its last sequence; document k holds sequences [indices[k], indices[k+1]), and the
+ *       last entry is S
  * </ol>
- * (Multimodal datasets append an int8 mode per sequence; text datasets have none, and none is written.)
  *
- * <p>Usage: one {@link #addDocument(int[])} per training document is what Megatron's
- * {@code preprocess_data.py} writes without sentence splitting; {@link #addSequence(int[])} and
- * {@link #endDocument()} write documents of several sequences (sentences). Megatron's {@code GPTDataset}
- * packs documents into training samples itself and separates them with the EOD token when the tokens
- * end with one, so callers append their EOD id to each document.
+ * (Multimodal datasets append an int8 mode per sequence; text datasets have none, and none is
+ * written.)
  *
- * <p>Streaming: tokens go straight to a temporary {@code .bin}; sequence lengths and document indices
- * go to temporary side files, so memory stays constant however large the shard. {@link #commit()} builds
- * the {@code .idx} (pointers computed from the lengths), syncs both files and renames them onto their
- * names, {@code .bin} first so that an {@code .idx} never points into a missing {@code .bin}; it returns
- * both files' sizes and SHA-256. Closing without committing deletes the temporary files.
+ * <p>Usage: one {@link #addDocument(int[])} per training document is what Megatron's {@code
+ * preprocess_data.py} writes without sentence splitting; {@link #addSequence(int[])} and {@link
+ * #endDocument()} write documents of several sequences (sentences). Megatron's {@code GPTDataset}
+ * packs documents into training samples itself and separates them with the EOD token when the
+ * tokens end with one, so callers append their EOD id to each document.
+ *
+ * <p>Streaming: tokens go straight to a temporary {@code .bin}; sequence lengths and document
+ * indices go to temporary side files, so memory stays constant however large the shard. {@link
+ * #commit()} builds the {@code .idx} (pointers computed from the lengths), syncs both files and
+ * renames them onto their names, {@code .bin} first so that an {@code .idx} never points into a
+ * missing {@code .bin}; it returns both files' sizes and SHA-256. Closing without committing
+ * deletes the temporary files.
  */
 public final class MegatronIndexedDatasetWriter implements Closeable {
   /** Megatron's {@code optimal_dtype} threshold: vocabularies below it fit in uint16. */
@@ -86,7 +92,8 @@ public final class MegatronIndexedDatasetWriter implements Closeable {
     /** uint16 when {@code vocabSize < 65500}, else int32. */
     public static TokenType forVocabSize(int vocabSize) {
       if (vocabSize < 1) {
-        throw new IllegalArgumentException("megatron shard vocab_size: got " + vocabSize + ", expected >= 1");
+        throw new IllegalArgumentException(
+            "megatron shard vocab_size: got " + vocabSize + ", expected >= 1");
       }
       return vocabSize < UINT16_VOCAB_LIMIT ? UINT16 : INT32;
     }
@@ -97,7 +104,12 @@ public final class MegatronIndexedDatasetWriter implements Closeable {
    *
    * @param documents documents written (the {@code .idx} document count is this plus one)
    */
-  public record Written(ShardFile bin, ShardFile idx, TokenType tokenType, long sequences, long documents,
+  public record Written(
+      ShardFile bin,
+      ShardFile idx,
+      TokenType tokenType,
+      long sequences,
+      long documents,
       long tokens) {}
 
   private final Path prefix;
@@ -116,7 +128,8 @@ public final class MegatronIndexedDatasetWriter implements Closeable {
   private boolean closed;
 
   /**
-   * Starts a dataset that {@link #commit()} publishes as {@code <prefix>.bin} and {@code <prefix>.idx}.
+   * Starts a dataset that {@link #commit()} publishes as {@code <prefix>.bin} and {@code
+   * <prefix>.idx}.
    *
    * @param vocabSize token ids must lie in {@code [0, vocabSize)}; it also picks the dtype
    */
@@ -126,12 +139,14 @@ public final class MegatronIndexedDatasetWriter implements Closeable {
     this.prefix = prefix.toAbsolutePath().normalize();
     String name = this.prefix.getFileName().toString();
     this.lengthsFile = this.prefix.resolveSibling("." + name + ".lengths.tmp-" + UUID.randomUUID());
-    this.documentsFile = this.prefix.resolveSibling("." + name + ".documents.tmp-" + UUID.randomUUID());
+    this.documentsFile =
+        this.prefix.resolveSibling("." + name + ".documents.tmp-" + UUID.randomUUID());
     DigestingFileOutput binOut = null;
     try {
       binOut = new DigestingFileOutput(this.prefix.resolveSibling(name + ".bin"));
       this.lengths = new BufferedOutputStream(Files.newOutputStream(lengthsFile), 1 << 16);
-      this.documentIndices = new BufferedOutputStream(Files.newOutputStream(documentsFile), 1 << 16);
+      this.documentIndices =
+          new BufferedOutputStream(Files.newOutputStream(documentsFile), 1 << 16);
       // Megatron's document index starts with 0: document 0 begins at sequence 0.
       documentIndices.write(littleEndianLong(0));
     } catch (IOException e) {
@@ -152,14 +167,26 @@ public final class MegatronIndexedDatasetWriter implements Closeable {
   public void addSequence(int[] tokenIds) {
     requireOpen("addSequence");
     if (tokenIds == null || tokenIds.length == 0) {
-      throw new IllegalArgumentException("megatron shard sequence " + sequences + ": empty, expected at least one token");
+      throw new IllegalArgumentException(
+          "megatron shard sequence " + sequences + ": empty, expected at least one token");
     }
-    ByteBuffer buffer = ByteBuffer.allocate(tokenIds.length * tokenType.bytes()).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer buffer =
+        ByteBuffer.allocate(tokenIds.length * tokenType.bytes()).order(ByteOrder.LITTLE_ENDIAN);
     for (int i = 0; i < tokenIds.length; i++) {
       int id = tokenIds[i];
       if (id < 0 || id >= vocabSize) {
-        throw new IllegalArgumentException("megatron shard sequence " + sequences + ", token " + i + ": got id " + id
-            + ", expected 0.." + (vocabSize - 1) + " (vocab_size " + vocabSize + ")");
+        throw new IllegalArgumentException(
+            "megatron shard sequence "
+                + sequences
+                + ", token "
+                + i
+                + ": got id "
+                + id
+                + ", expected 0.."
+                + (vocabSize - 1)
+                + " (vocab_size "
+                + vocabSize
+                + ")");
       }
       if (tokenType == TokenType.UINT16) {
         buffer.putShort((short) id);
@@ -169,7 +196,8 @@ public final class MegatronIndexedDatasetWriter implements Closeable {
     }
     try {
       bin.write(buffer.array());
-      lengths.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(tokenIds.length).array());
+      lengths.write(
+          ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(tokenIds.length).array());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write megatron shard " + prefix, e);
     }
@@ -181,8 +209,10 @@ public final class MegatronIndexedDatasetWriter implements Closeable {
   public void endDocument() {
     requireOpen("endDocument");
     if (sequences == sequencesAtLastDocument) {
-      throw new IllegalStateException("megatron shard document " + documents
-          + ": no sequence added since the last endDocument(), expected at least one");
+      throw new IllegalStateException(
+          "megatron shard document "
+              + documents
+              + ": no sequence added since the last endDocument(), expected at least one");
     }
     try {
       documentIndices.write(littleEndianLong(sequences));
@@ -206,8 +236,10 @@ public final class MegatronIndexedDatasetWriter implements Closeable {
     }
     requireOpen("commit");
     if (sequences != sequencesAtLastDocument) {
-      throw new IllegalStateException("megatron shard commit: " + (sequences - sequencesAtLastDocument)
-          + " sequences after the last endDocument(), expected every sequence inside a document");
+      throw new IllegalStateException(
+          "megatron shard commit: "
+              + (sequences - sequencesAtLastDocument)
+              + " sequences after the last endDocument(), expected every sequence inside a document");
     }
     DigestingFileOutput idx = null;
     try {
@@ -236,7 +268,8 @@ public final class MegatronIndexedDatasetWriter implements Closeable {
   /** The published files' sizes and SHA-256; only after {@link #commit()}. */
   public Written checksums() {
     if (written == null) {
-      throw new IllegalStateException("megatron shard " + prefix + ": no checksums before commit()");
+      throw new IllegalStateException(
+          "megatron shard " + prefix + ": no checksums before commit()");
     }
     return written;
   }
@@ -265,7 +298,8 @@ public final class MegatronIndexedDatasetWriter implements Closeable {
     idx.write(littleEndianLong(documents + 1));
     Files.copy(lengthsFile, idx);
     // Pointers are the running byte offsets of the sequences, read back from the lengths file.
-    try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(lengthsFile), 1 << 16))) {
+    try (DataInputStream in =
+        new DataInputStream(new BufferedInputStream(Files.newInputStream(lengthsFile), 1 << 16))) {
       long pointer = 0;
       for (long i = 0; i < sequences; i++) {
         idx.write(littleEndianLong(pointer));
@@ -279,7 +313,8 @@ public final class MegatronIndexedDatasetWriter implements Closeable {
 
   private void requireOpen(String operation) {
     if (closed) {
-      throw new IllegalStateException("megatron shard " + prefix + ": " + operation + " after commit or close");
+      throw new IllegalStateException(
+          "megatron shard " + prefix + ": " + operation + " after commit or close");
     }
   }
 

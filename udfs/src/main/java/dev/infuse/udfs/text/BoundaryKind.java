@@ -22,8 +22,8 @@ enum BoundaryKind {
   private static final char PARAGRAPH_SEPARATOR = '\u2029';
 
   /**
-   * The kind of break at {@code end} for a chunk whose text starts at {@code from}; {@code end} is just
-   * past the chunk's last non-whitespace char.
+   * The kind of break at {@code end} for a chunk whose text starts at {@code from}; {@code end} is
+   * just past the chunk's last non-whitespace char.
    */
   static BoundaryKind at(String text, int from, int end) {
     if (end >= text.length()) {
@@ -55,7 +55,9 @@ enum BoundaryKind {
     return lineBreaks == 1 ? LINE : WHITESPACE;
   }
 
-  /** True if {@code text[from, end)} ends with a sentence ender, maybe followed by closing quotes. */
+  /**
+   * True if {@code text[from, end)} ends with a sentence ender, maybe followed by closing quotes.
+   */
   static boolean endsSentence(String text, int from, int end) {
     int i = end - 1;
     while (i >= from && CLOSERS.indexOf(text.charAt(i)) >= 0) {

@@ -4,8 +4,8 @@ package dev.infuse.udfs.text;
  * How documents are cut into chunks.
  *
  * @param maxTokens the most tokens a chunk may hold, at least {@value #MIN_MAX_TOKENS}
- * @param overlapTokens how many tokens a chunk repeats from the end of the one before it; under half of
- *     {@code maxTokens}, so every chunk still moves forward by more than half a chunk
+ * @param overlapTokens how many tokens a chunk repeats from the end of the one before it; under
+ *     half of {@code maxTokens}, so every chunk still moves forward by more than half a chunk
  */
 public record ChunkSpec(int maxTokens, int overlapTokens) {
   /** EntiGraph's RAG recipe: 1024-token chunks without overlap. */

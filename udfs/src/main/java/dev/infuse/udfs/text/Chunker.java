@@ -5,17 +5,17 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Cuts a document into chunks of at most {@code maxTokens} tokens that end, where the budget allows, at
- * a paragraph end, else a sentence end, else a line end, else whitespace, else between two tokens. A
- * preferred break is taken only if the chunk keeps at least half of {@code maxTokens}, so chunks do not
- * shrink to a sentence just because a paragraph ended early.
+ * Cuts a document into chunks of at most {@code maxTokens} tokens that end, where the budget
+ * allows, at a paragraph end, else a sentence end, else a line end, else whitespace, else between
+ * two tokens. A preferred break is taken only if the chunk keeps at least half of {@code
+ * maxTokens}, so chunks do not shrink to a sentence just because a paragraph ended early.
  *
  * <p>The document is tokenized once; each chunk's text is then counted again on its own, because a
- * substring can tokenize differently from the same span of the whole, and a chunk whose own count is
- * over budget is cut shorter. Chunks never start or end with whitespace: without overlap, consecutive
- * chunks are separated by the whitespace between them only, so chunks and gaps rebuild the document.
- * With overlap, a chunk starts about {@code overlapTokens} tokens before the previous one ended, moved
- * forward to a sentence or word start when one is near.
+ * substring can tokenize differently from the same span of the whole, and a chunk whose own count
+ * is over budget is cut shorter. Chunks never start or end with whitespace: without overlap,
+ * consecutive chunks are separated by the whitespace between them only, so chunks and gaps rebuild
+ * the document. With overlap, a chunk starts about {@code overlapTokens} tokens before the previous
+ * one ended, moved forward to a sentence or word start when one is near.
  *
  * <p>Thread-safe if the tokenizer is; deterministic.
  */
@@ -51,8 +51,8 @@ public final class Chunker {
   }
 
   /**
-   * Where the chunk after {@code cut} starts: inside it when overlapping, else past the whitespace that
-   * follows it. Always after {@code start}, so chunking ends.
+   * Where the chunk after {@code cut} starts: inside it when overlapping, else past the whitespace
+   * that follows it. Always after {@code start}, so chunking ends.
    */
   private int nextStart(
       String document, TokenSpans spans, int start, int firstToken, Cut cut, int contentEnd) {
@@ -85,8 +85,8 @@ public final class Chunker {
   }
 
   /**
-   * Where a chunk starting at {@code start} (whose first token is {@code firstToken}) should end if it
-   * may hold {@code budget} tokens of the whole document's tokenization.
+   * Where a chunk starting at {@code start} (whose first token is {@code firstToken}) should end if
+   * it may hold {@code budget} tokens of the whole document's tokenization.
    */
   private Cut plan(
       String document, TokenSpans spans, int start, int firstToken, int budget, int contentEnd) {
@@ -130,9 +130,9 @@ public final class Chunker {
   }
 
   /**
-   * The chunk end if the chunk's last token is {@code j}, trimmed of trailing whitespace; -1 if token
-   * {@code j + 1} shares chars with token {@code j} (as byte-level tokens of one character do) or the
-   * chunk would be empty.
+   * The chunk end if the chunk's last token is {@code j}, trimmed of trailing whitespace; -1 if
+   * token {@code j + 1} shares chars with token {@code j} (as byte-level tokens of one character
+   * do) or the chunk would be empty.
    */
   private static int endAfterToken(String document, TokenSpans spans, int start, int j) {
     if (j + 1 < spans.size() && spans.end(j) > spans.start(j + 1)) {
@@ -144,8 +144,8 @@ public final class Chunker {
 
   /**
    * The token the next chunk starts at, given the current chunk's first and last tokens: about
-   * {@code overlapTokens} back from the end, moved forward to a sentence start in the first half of the
-   * overlap or else to a word start; past {@code lastToken} when there is no overlap.
+   * {@code overlapTokens} back from the end, moved forward to a sentence start in the first half of
+   * the overlap or else to a word start; past {@code lastToken} when there is no overlap.
    */
   private int overlapStartToken(String document, TokenSpans spans, int firstToken, int lastToken) {
     int overlap = spec.overlapTokens();

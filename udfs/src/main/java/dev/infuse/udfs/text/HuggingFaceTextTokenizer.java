@@ -11,33 +11,36 @@ import java.util.Arrays;
 import java.util.Map;
 
 /**
- * A {@link TextTokenizer} over a Hugging Face {@code tokenizer.json}, run by DJL's Rust library (bundled
- * in the DJL jar and extracted to the DJL cache dir; nothing is downloaded).
+ * A {@link TextTokenizer} over a Hugging Face {@code tokenizer.json}, run by DJL's Rust library
+ * (bundled in the DJL jar and extracted to the DJL cache dir; nothing is downloaded).
  *
  * <p>Truncation, padding and special tokens are turned off whatever the file says: MiniLM's file
  * truncates and pads to 128, and a chunker must see every token of a long document.
  *
- * <p>DJL reports offsets in Unicode code points (the Rust side calls {@code encode_char_offsets}); they
- * are converted here to UTF-16 indices so that {@code text.substring(start, end)} is the token's
- * surface even after an emoji or other supplementary character.
+ * <p>DJL reports offsets in Unicode code points (the Rust side calls {@code encode_char_offsets});
+ * they are converted here to UTF-16 indices so that {@code text.substring(start, end)} is the
+ * token's surface even after an emoji or other supplementary character.
  *
  * <p>Thread-safe: encoding only reads the native tokenizer (Rust's {@code Tokenizer::encode} takes
- * {@code &self}), so one instance can serve every task thread of an executor. {@link #close()} must not
- * run while another thread is encoding.
+ * {@code &self}), so one instance can serve every task thread of an executor. {@link #close()} must
+ * not run while another thread is encoding.
  */
 public final class HuggingFaceTextTokenizer implements TextTokenizer {
   /**
-   * Tokenizer options that give a text's own tokens, all of them: no special tokens, no padding, and no
-   * truncation (DJL otherwise keeps the first 512 tokens, silently). Models built on the same file use
-   * the same options.
+   * Tokenizer options that give a text's own tokens, all of them: no special tokens, no padding,
+   * and no truncation (DJL otherwise keeps the first 512 tokens, silently). Models built on the
+   * same file use the same options.
    */
   public static final Map<String, String> RAW_OPTIONS =
       Map.of("addSpecialTokens", "false", "truncation", "false", "padding", "false");
+
   private static final char REPLACEMENT_CHAR = '\uFFFD';
 
   static {
-    // Offline mode keeps DJL from calling home (EC2 telemetry) and from fetching a CUDA build of the
-    // native library on GPU hosts; the CPU build inside the jar is all a tokenizer needs. A launcher
+    // Offline mode keeps DJL from calling home (EC2 telemetry) and from fetching a CUDA build of
+    // the
+    // native library on GPU hosts; the CPU build inside the jar is all a tokenizer needs. A
+    // launcher
     // that set DJL_OFFLINE or ai.djl.offline itself keeps its choice.
     if (System.getenv("DJL_OFFLINE") == null && System.getProperty("ai.djl.offline") == null) {
       System.setProperty("ai.djl.offline", "true");
@@ -119,8 +122,8 @@ public final class HuggingFaceTextTokenizer implements TextTokenizer {
   }
 
   /**
-   * Maps code point index to UTF-16 index, with one extra entry for the end of the text; null when the
-   * text has no surrogate pairs and the two indices are the same.
+   * Maps code point index to UTF-16 index, with one extra entry for the end of the text; null when
+   * the text has no surrogate pairs and the two indices are the same.
    */
   private static int[] codePointToUtf16Index(String text) {
     int codePoints = text.codePointCount(0, text.length());

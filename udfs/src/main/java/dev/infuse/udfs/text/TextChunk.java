@@ -1,8 +1,8 @@
 package dev.infuse.udfs.text;
 
 /**
- * One chunk of a document. Offsets are UTF-16 indices into the original document string, so the chunk
- * can be traced back to its exact place in the source.
+ * One chunk of a document. Offsets are UTF-16 indices into the original document string, so the
+ * chunk can be traced back to its exact place in the source.
  *
  * @param ordinal position among the document's chunks, from 0
  * @param charStart offset of the chunk's first char

@@ -8,7 +8,9 @@ package dev.infuse.udfs.text;
  */
 public interface TextTokenizer extends AutoCloseable {
 
-  /** A stable name for this tokenizer, stored in the chunks table so a chunking can be reproduced. */
+  /**
+   * A stable name for this tokenizer, stored in the chunks table so a chunking can be reproduced.
+   */
   String id();
 
   /** Every token of {@code text} in order, as [start, end) UTF-16 offsets into {@code text}. */
@@ -20,7 +22,10 @@ public interface TextTokenizer extends AutoCloseable {
   /** The token ids of {@code text}, without special tokens: what a language model is trained on. */
   int[] ids(String text);
 
-  /** Releases native memory; no checked exception, since there is nothing a caller could do with one. */
+  /**
+   * Releases native memory; no checked exception, since there is nothing a caller could do with
+   * one.
+   */
   @Override
   void close();
 }

@@ -3,8 +3,8 @@ package dev.infuse.udfs.text;
 import java.util.Arrays;
 
 /**
- * Where each token of a text sits, as [start, end) UTF-16 offsets; token i covers
- * {@code text.substring(start(i), end(i))}. Two int arrays rather than a list of objects, because a long
+ * Where each token of a text sits, as [start, end) UTF-16 offsets; token i covers {@code
+ * text.substring(start(i), end(i))}. Two int arrays rather than a list of objects, because a long
  * document has hundreds of thousands of tokens.
  */
 public final class TokenSpans {

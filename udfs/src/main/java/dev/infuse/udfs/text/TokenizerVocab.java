@@ -6,8 +6,8 @@ import java.io.IOException;
 import java.util.Iterator;
 
 /**
- * What a model needs to know about a {@code tokenizer.json} that DJL's tokenizer does not expose: how
- * many ids it can produce (the rows of the embedding) and the ids of named special tokens.
+ * What a model needs to know about a {@code tokenizer.json} that DJL's tokenizer does not expose:
+ * how many ids it can produce (the rows of the embedding) and the ids of named special tokens.
  */
 public final class TokenizerVocab {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -51,7 +51,8 @@ public final class TokenizerVocab {
 
   /**
    * The id of the first of {@code tokens} that the tokenizer knows, as an added token or in its
-   * vocabulary: {@code ("</s>", "<|endoftext|>", "[SEP]")} finds the end-of-text token of most families.
+   * vocabulary: {@code ("</s>", "<|endoftext|>", "[SEP]")} finds the end-of-text token of most
+   * families.
    */
   public int firstKnown(String... tokens) {
     for (String token : tokens) {
@@ -65,6 +66,7 @@ public final class TokenizerVocab {
         return vocab.get(token).asInt();
       }
     }
-    throw new IllegalArgumentException("tokenizer.json has none of the tokens " + String.join(", ", tokens));
+    throw new IllegalArgumentException(
+        "tokenizer.json has none of the tokens " + String.join(", ", tokens));
   }
 }

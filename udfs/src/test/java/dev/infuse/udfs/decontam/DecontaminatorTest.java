@@ -9,15 +9,29 @@ import org.junit.jupiter.api.Test;
 class DecontaminatorTest {
   private static final String QUESTION =
       "Why does the narrator decide to leave the colony on Mars after the second harvest fails completely?";
-  private static final BenchmarkQuestion MARS = new BenchmarkQuestion("quality:mars-1", QUESTION,
-      List.of("Because he misses his family back on Earth", "Because the oxygen recyclers were sabotaged by the mayor",
-          "Because the doctor told him he would not survive another winter", "He does not leave"),
-      "C", 2, "mcq");
-  private static final BenchmarkQuestion GSM = new BenchmarkQuestion("gsm8k:7",
-      "Janet has three apples and buys five more at the market on Tuesday morning before school, how many does she have now?",
-      null, "8", null, "numeric");
+  private static final BenchmarkQuestion MARS =
+      new BenchmarkQuestion(
+          "quality:mars-1",
+          QUESTION,
+          List.of(
+              "Because he misses his family back on Earth",
+              "Because the oxygen recyclers were sabotaged by the mayor",
+              "Because the doctor told him he would not survive another winter",
+              "He does not leave"),
+          "C",
+          2,
+          "mcq");
+  private static final BenchmarkQuestion GSM =
+      new BenchmarkQuestion(
+          "gsm8k:7",
+          "Janet has three apples and buys five more at the market on Tuesday morning before school, how many does she have now?",
+          null,
+          "8",
+          null,
+          "numeric");
 
-  private static final String PROSE = "The committee met on a rainy Thursday to discuss the budget for the new library wing.";
+  private static final String PROSE =
+      "The committee met on a rainy Thursday to discuss the budget for the new library wing.";
 
   private static Decontaminator decontaminator(DecontaminationSettings settings) {
     return new Decontaminator(BenchmarkNgramIndex.build(List.of(MARS, GSM), settings), settings);
@@ -25,12 +39,15 @@ class DecontaminatorTest {
 
   @Test
   void plantedQuestionIsFoundWithItsIdNgramAndExactOffsets() {
-    String document = PROSE + " Reader question: " + QUESTION.toUpperCase() + " Then the meeting ended.";
+    String document =
+        PROSE + " Reader question: " + QUESTION.toUpperCase() + " Then the meeting ended.";
     List<ContaminationHit> hits = decontaminator(DecontaminationSettings.defaults()).scan(document);
 
     int questionStart = document.indexOf("WHY DOES");
     // 17 words in the question: 17 - 13 + 1 windows of 13 words.
-    assertThat(hits).hasSize(5).allSatisfy(hit -> assertThat(hit.questionId()).isEqualTo("quality:mars-1"));
+    assertThat(hits)
+        .hasSize(5)
+        .allSatisfy(hit -> assertThat(hit.questionId()).isEqualTo("quality:mars-1"));
     assertThat(hits.get(0).ngram())
         .isEqualTo("why does the narrator decide to leave the colony on mars after the");
     assertThat(hits.get(0).charStart()).isEqualTo(questionStart);
@@ -49,23 +66,30 @@ class DecontaminatorTest {
     assertThat(result.outcome()).isEqualTo(DecontaminatedText.Outcome.SHORTENED);
     assertThat(result.hits()).hasSize(5);
     // Five overlapping 13-word windows merge into one cut: exactly the question's words.
-    assertThat(result.removed()).containsExactly(new CharSpan(document.indexOf("Why"), document.indexOf("? The")));
+    assertThat(result.removed())
+        .containsExactly(new CharSpan(document.indexOf("Why"), document.indexOf("? The")));
     assertThat(result.text()).isEqualTo(PROSE + " ? " + PROSE);
   }
 
   @Test
   void marginWidensToWholeWordsAndClampsToTheText() {
     String document = PROSE + " " + QUESTION + " " + PROSE;
-    DecontaminatedText result = decontaminator(DecontaminationSettings.defaults().withMarginChars(10)).clean(document);
+    DecontaminatedText result =
+        decontaminator(DecontaminationSettings.defaults().withMarginChars(10)).clean(document);
 
-    // 10 characters before "Why" land inside "library" (of "library wing. ") → widened back to its start.
+    // 10 characters before "Why" land inside "library" (of "library wing. ") → widened back to its
+    // start.
     String left = document.substring(0, result.removed().get(0).start());
     assertThat(left).isEqualTo(PROSE.substring(0, PROSE.indexOf("library")));
-    assertThat(result.text()).doesNotContain("narrator").startsWith("The committee").endsWith("library wing.");
+    assertThat(result.text())
+        .doesNotContain("narrator")
+        .startsWith("The committee")
+        .endsWith("library wing.");
     assertThat(result.text()).doesNotContainPattern("[a-z][A-Z]");
 
-    DecontaminatedText wide = decontaminator(DecontaminationSettings.defaults().withMarginChars(500))
-        .clean(PROSE + " " + QUESTION);
+    DecontaminatedText wide =
+        decontaminator(DecontaminationSettings.defaults().withMarginChars(500))
+            .clean(PROSE + " " + QUESTION);
     assertThat(wide.outcome()).isEqualTo(DecontaminatedText.Outcome.EMPTIED);
     assertThat(wide.text()).isNull();
   }
@@ -74,13 +98,18 @@ class DecontaminatorTest {
   void separateHitsStaySeparateCuts() {
     String option = "Because the doctor told him he would not survive another winter";
     String document = QUESTION + " " + PROSE + " " + PROSE + " " + option + " and so on.";
-    DecontaminatedText result = decontaminator(DecontaminationSettings.defaults().withMarginChars(0)).clean(document);
+    DecontaminatedText result =
+        decontaminator(DecontaminationSettings.defaults().withMarginChars(0)).clean(document);
 
     assertThat(result.removed()).hasSize(2);
     assertThat(result.text()).isEqualTo("? " + PROSE + " " + PROSE + "  and so on.");
     // The 11-word gold option is a short text (>= 8 words): its one whole-text n-gram matched.
-    assertThat(result.hits()).filteredOn(hit -> hit.ngram().startsWith("because the doctor")).singleElement()
-        .satisfies(hit -> assertThat(document.substring(hit.charStart(), hit.charEnd())).isEqualTo(option));
+    assertThat(result.hits())
+        .filteredOn(hit -> hit.ngram().startsWith("because the doctor"))
+        .singleElement()
+        .satisfies(
+            hit ->
+                assertThat(document.substring(hit.charStart(), hit.charEnd())).isEqualTo(option));
   }
 
   @Test
@@ -103,26 +132,34 @@ class DecontaminatorTest {
 
     DecontaminationSettings eight = DecontaminationSettings.defaults().withNgramWords(8);
     List<ContaminationHit> hits = decontaminator(eight).scan(document);
-    assertThat(hits).extracting(ContaminationHit::ngram).contains("the narrator decide to leave the colony on");
+    assertThat(hits)
+        .extracting(ContaminationHit::ngram)
+        .contains("the narrator decide to leave the colony on");
     assertThat(hits).extracting(ContaminationHit::questionId).containsOnly("quality:mars-1");
   }
 
   @Test
   void dropRowDropsTheWholeRowAndStillLogsHits() {
     String document = PROSE + " " + GSM.question();
-    DecontaminatedText result = decontaminator(DecontaminationSettings.defaults().withMode(DecontaminationMode.DROP_ROW))
-        .clean(document);
+    DecontaminatedText result =
+        decontaminator(DecontaminationSettings.defaults().withMode(DecontaminationMode.DROP_ROW))
+            .clean(document);
 
     assertThat(result.outcome()).isEqualTo(DecontaminatedText.Outcome.DROPPED);
     assertThat(result.outcome().action()).isEqualTo("drop_row");
     assertThat(result.text()).isNull();
-    assertThat(result.hits()).isNotEmpty().extracting(ContaminationHit::questionId).containsOnly("gsm8k:7");
+    assertThat(result.hits())
+        .isNotEmpty()
+        .extracting(ContaminationHit::questionId)
+        .containsOnly("gsm8k:7");
   }
 
   @Test
   void normalisationIgnoresCaseWidthAndPunctuation() {
     List<NormalizedWords.Word> words = NormalizedWords.of("Ｆｉｒｅ, FIRE! fire's");
-    assertThat(words).extracting(NormalizedWords.Word::text).containsExactly("fire", "fire", "fire", "s");
+    assertThat(words)
+        .extracting(NormalizedWords.Word::text)
+        .containsExactly("fire", "fire", "fire", "s");
     assertThat(words.get(0)).isEqualTo(new NormalizedWords.Word("fire", 0, 4));
 
     String punctuated = QUESTION.replace(" ", " -- ").replace("narrator", "Narrator,");
@@ -131,11 +168,15 @@ class DecontaminatorTest {
 
   @Test
   void sameNgramInTwoQuestionsNamesBoth() {
-    BenchmarkQuestion copy = new BenchmarkQuestion("quality:mars-2", QUESTION, List.of("x", "y"), "A", 0, "mcq");
+    BenchmarkQuestion copy =
+        new BenchmarkQuestion("quality:mars-2", QUESTION, List.of("x", "y"), "A", 0, "mcq");
     DecontaminationSettings settings = DecontaminationSettings.defaults();
-    Decontaminator both = new Decontaminator(BenchmarkNgramIndex.build(List.of(MARS, copy), settings), settings);
+    Decontaminator both =
+        new Decontaminator(BenchmarkNgramIndex.build(List.of(MARS, copy), settings), settings);
 
-    assertThat(both.scan(QUESTION)).hasSize(10).extracting(ContaminationHit::questionId)
+    assertThat(both.scan(QUESTION))
+        .hasSize(10)
+        .extracting(ContaminationHit::questionId)
         .containsOnly("quality:mars-1", "quality:mars-2");
   }
 
@@ -163,17 +204,24 @@ class DecontaminatorTest {
 
     assertThat(hits).hasSize(5);
     assertThat(hits.get(0).charStart()).isEqualTo(document.indexOf("Why"));
-    assertThat(document.substring(hits.get(0).charStart(), hits.get(0).charEnd())).endsWith("on Ｍａｒｓ after the");
+    assertThat(document.substring(hits.get(0).charStart(), hits.get(0).charEnd()))
+        .endsWith("on Ｍａｒｓ after the");
     assertThat(hits.get(4).charEnd()).isEqualTo(document.length() - 1);
   }
 
   @Test
   void indexHoldsEveryNgramOnceWithItsQuestions() {
     DecontaminationSettings settings = DecontaminationSettings.defaults();
-    BenchmarkQuestion fifteenWords = new BenchmarkQuestion("q:1",
-        "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen", null, null, null,
-        "free");
-    BenchmarkNgramIndex index = BenchmarkNgramIndex.build(List.of(fifteenWords, fifteenWords), settings);
+    BenchmarkQuestion fifteenWords =
+        new BenchmarkQuestion(
+            "q:1",
+            "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen",
+            null,
+            null,
+            null,
+            "free");
+    BenchmarkNgramIndex index =
+        BenchmarkNgramIndex.build(List.of(fifteenWords, fifteenWords), settings);
 
     assertThat(index.size()).isEqualTo(3);
     assertThat(index.questionCount()).isEqualTo(1);

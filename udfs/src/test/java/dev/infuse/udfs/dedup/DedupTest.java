@@ -13,13 +13,16 @@ class DedupTest {
 
   @Test
   void normalisationFoldsCaseWhitespaceAndPunctuation() {
-    assertThat(TextNormalizer.normalize("  Hello,  World!\n\tIt's  ＡＢＣ. ")).isEqualTo("hello world it s abc");
+    assertThat(TextNormalizer.normalize("  Hello,  World!\n\tIt's  ＡＢＣ. "))
+        .isEqualTo("hello world it s abc");
     assertThat(TextNormalizer.normalize("end.Start")).isEqualTo("end start");
     assertThat(TextNormalizer.normalize(null)).isEmpty();
     assertThat(TextNormalizer.normalize(" ... ")).isEmpty();
-    assertThat(TextNormalizer.exactHash("Hello, world")).isEqualTo(TextNormalizer.exactHash("hello   WORLD!"))
+    assertThat(TextNormalizer.exactHash("Hello, world"))
+        .isEqualTo(TextNormalizer.exactHash("hello   WORLD!"))
         .hasSize(64);
-    assertThat(TextNormalizer.exactHash("hello world 2")).isNotEqualTo(TextNormalizer.exactHash("hello world"));
+    assertThat(TextNormalizer.exactHash("hello world 2"))
+        .isNotEqualTo(TextNormalizer.exactHash("hello world"));
   }
 
   @Test
@@ -34,20 +37,25 @@ class DedupTest {
     // The separator keeps word boundaries: "ab c" and "a bc" are different shingles.
     assertThat(Shingles.words("ab c", 2)).isNotEqualTo(Shingles.words("a bc", 2));
     assertThat(Shingles.characters("abcd", 2)).hasSize(3);
-    assertThatThrownBy(() -> Shingles.words("x", 0)).hasMessageContaining("shingle size: got 0, expected >= 1");
+    assertThatThrownBy(() -> Shingles.words("x", 0))
+        .hasMessageContaining("shingle size: got 0, expected >= 1");
   }
 
   @Test
   void exactJaccardOfShingleSets() {
-    assertThat(Shingles.jaccard(new long[] {1, 2, 3, 4}, new long[] {3, 4, 5, 6})).isEqualTo(2.0 / 6);
+    assertThat(Shingles.jaccard(new long[] {1, 2, 3, 4}, new long[] {3, 4, 5, 6}))
+        .isEqualTo(2.0 / 6);
     assertThat(Shingles.jaccard(new long[0], new long[0])).isEqualTo(1.0);
   }
 
   @Test
   void minHashIsDeterministicFromSeedAndLength() {
-    long[] shingles = Shingles.words("the quick brown fox jumps over the lazy dog again and again", 3);
-    assertThat(new MinHasher(64, 7).signature(shingles)).containsExactly(new MinHasher(64, 7).signature(shingles));
-    assertThat(new MinHasher(64, 8).signature(shingles)).isNotEqualTo(new MinHasher(64, 7).signature(shingles));
+    long[] shingles =
+        Shingles.words("the quick brown fox jumps over the lazy dog again and again", 3);
+    assertThat(new MinHasher(64, 7).signature(shingles))
+        .containsExactly(new MinHasher(64, 7).signature(shingles));
+    assertThat(new MinHasher(64, 8).signature(shingles))
+        .isNotEqualTo(new MinHasher(64, 7).signature(shingles));
     assertThat(MinHasher.isEmpty(new MinHasher(8, 1).signature(new long[0]))).isTrue();
     assertThat(MinHasher.isEmpty(new MinHasher(8, 1).signature(shingles))).isFalse();
   }
@@ -59,18 +67,22 @@ class DedupTest {
     Random random = new Random(1);
     for (int common : new int[] {0, 333, 600, 818, 1000}) {
       long[] shared = random.longs(common).toArray();
-      long[] a = LongStream.concat(Arrays.stream(shared), random.longs(1000 - common)).sorted().toArray();
-      long[] b = LongStream.concat(Arrays.stream(shared), random.longs(1000 - common)).sorted().toArray();
+      long[] a =
+          LongStream.concat(Arrays.stream(shared), random.longs(1000 - common)).sorted().toArray();
+      long[] b =
+          LongStream.concat(Arrays.stream(shared), random.longs(1000 - common)).sorted().toArray();
       double jaccard = Shingles.jaccard(a, b);
       assertThat(jaccard).isEqualTo((double) common / (2000 - common), within(1e-12));
       // 1024 positions: standard error <= 0.016; 0.06 is almost four of them.
-      assertThat(MinHasher.estimatedJaccard(hasher.signature(a), hasher.signature(b))).isCloseTo(jaccard, within(0.06));
+      assertThat(MinHasher.estimatedJaccard(hasher.signature(a), hasher.signature(b)))
+          .isCloseTo(jaccard, within(0.06));
     }
   }
 
   @Test
   void bandProbabilityFollowsTheFormula() {
-    assertThat(LshBands.candidateProbability(0.8, 16, 8)).isCloseTo(1 - Math.pow(1 - Math.pow(0.8, 8), 16), within(1e-12));
+    assertThat(LshBands.candidateProbability(0.8, 16, 8))
+        .isCloseTo(1 - Math.pow(1 - Math.pow(0.8, 8), 16), within(1e-12));
     assertThat(LshBands.candidateProbability(0.8, 16, 8)).isCloseTo(0.947, within(0.001));
     assertThat(LshBands.candidateProbability(0.0, 16, 8)).isZero();
     assertThat(LshBands.candidateProbability(1.0, 16, 8)).isEqualTo(1.0);
@@ -92,12 +104,14 @@ class DedupTest {
     // Equal slices in different bands give different keys.
     long[] same = lsh.keys(new long[] {1, 1, 1, 1, 1, 1, 1, 1});
     assertThat(Arrays.stream(same).distinct().count()).isEqualTo(4);
-    assertThatThrownBy(() -> lsh.keys(new long[7])).hasMessageContaining("expected bands × rows = 4 × 2 = 8");
+    assertThatThrownBy(() -> lsh.keys(new long[7]))
+        .hasMessageContaining("expected bands × rows = 4 × 2 = 8");
   }
 
   @Test
   void candidateRateOfPairsMatchesTheCurve() {
-    // Pairs with Jaccard 0.6: P(candidate) at the default 24 × 5 is 0.86; over 400 pairs the observed rate is close.
+    // Pairs with Jaccard 0.6: P(candidate) at the default 24 × 5 is 0.86; over 400 pairs the
+    // observed rate is close.
     DedupConfig config = DedupConfig.defaults();
     MinHasher hasher = config.minHasher();
     LshBands lsh = config.lshBands();
@@ -127,21 +141,27 @@ class DedupTest {
     assertThat(config.problems()).isEmpty();
     assertThat(config.bands() * config.rows()).isEqualTo(config.numPermutations());
     assertThat(config.lshThreshold()).isLessThan(config.jaccardThreshold());
-    assertThat(LshBands.candidateProbability(config.jaccardThreshold(), config.bands(), config.rows())).isGreaterThan(0.9999);
+    assertThat(
+            LshBands.candidateProbability(config.jaccardThreshold(), config.bands(), config.rows()))
+        .isGreaterThan(0.9999);
   }
 
   @Test
   void configProblemsNameOptionAndExpectation() {
     DedupConfig bad = new DedupConfig(0, 100, 16, 8, 1.5, 1, 1);
-    assertThat(bad.problems()).containsExactly(
-        "shingle_size: got 0, expected an integer >= 1",
-        "bands × rows: got 16 × 8 = 128, expected num_permutations = 100",
-        "jaccard_threshold: got 1.5, expected a number in (0, 1]",
-        "max_bucket_size: got 1, expected an integer >= 2");
-    assertThatThrownBy(bad::requireValid).isInstanceOf(IllegalArgumentException.class)
+    assertThat(bad.problems())
+        .containsExactly(
+            "shingle_size: got 0, expected an integer >= 1",
+            "bands × rows: got 16 × 8 = 128, expected num_permutations = 100",
+            "jaccard_threshold: got 1.5, expected a number in (0, 1]",
+            "max_bucket_size: got 1, expected an integer >= 2");
+    assertThatThrownBy(bad::requireValid)
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("invalid dedup config: shingle_size");
     assertThat(new DedupConfig(5, 0, 0, 8, 0.8, 1, 10).problems())
-        .contains("num_permutations: got 0, expected an integer >= 1", "bands: got 0, expected an integer >= 1");
+        .contains(
+            "num_permutations: got 0, expected an integer >= 1",
+            "bands: got 0, expected an integer >= 1");
     assertThat(new DedupConfig(5, 128, 16, 8, Double.NaN, 1, 10).problems()).hasSize(1);
   }
 }

@@ -17,32 +17,39 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shipped prompt files, checked by hand (udfs has no YAML parser; the jobs module's validate command
- * parses them fully): each declares an id and a version, is the prompt its kind expects, and uses only
- * the variables that kind's task map carries, including the ones that matter.
+ * The shipped prompt files, checked by hand (udfs has no YAML parser; the jobs module's validate
+ * command parses them fully): each declares an id and a version, is the prompt its kind expects,
+ * and uses only the variables that kind's task map carries, including the ones that matter.
  */
 class PromptFilesTest {
   private static final Pattern ID = Pattern.compile("(?m)^id:\\s*\"?([^\"\\s#]+)\"?\\s*(?:#.*)?$");
   private static final Pattern VERSION = Pattern.compile("(?m)^version:\\s*(\\d+)\\s*(?:#.*)?$");
-  private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*}}");
-  private static final Map<String, String> KIND_BY_ID = Map.of(
-      "gen-qa", GenerationTask.QA,
-      "rephrase/simple", GenerationTask.REPHRASE,
-      "rephrase/encyclopedic", GenerationTask.REPHRASE,
-      "rephrase/terse", GenerationTask.REPHRASE,
-      "rephrase/qa-dialogue", GenerationTask.REPHRASE,
-      "entities", GenerationTask.ENTITIES,
-      "entity-doc", GenerationTask.ENTITY_DOC,
-      "focal", GenerationTask.FOCAL);
-  private static final Map<String, Set<String>> REQUIRED = Map.of(
-      GenerationTask.QA, Set.of(GenerationTask.DOCUMENT, GenerationTask.N),
-      GenerationTask.REPHRASE, Set.of(GenerationTask.DOCUMENT),
-      GenerationTask.ENTITIES, Set.of(GenerationTask.DOCUMENT, GenerationTask.MAX_ENTITIES),
-      GenerationTask.ENTITY_DOC, Set.of(GenerationTask.DOCUMENT, GenerationTask.ENTITIES_VAR),
-      GenerationTask.FOCAL, Set.of(GenerationTask.DOCUMENT, GenerationTask.QUESTIONS));
+  private static final Pattern PLACEHOLDER =
+      Pattern.compile("\\{\\{\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*}}");
+  private static final Map<String, String> KIND_BY_ID =
+      Map.of(
+          "gen-qa", GenerationTask.QA,
+          "rephrase/simple", GenerationTask.REPHRASE,
+          "rephrase/encyclopedic", GenerationTask.REPHRASE,
+          "rephrase/terse", GenerationTask.REPHRASE,
+          "rephrase/qa-dialogue", GenerationTask.REPHRASE,
+          "entities", GenerationTask.ENTITIES,
+          "entity-doc", GenerationTask.ENTITY_DOC,
+          "focal", GenerationTask.FOCAL);
+  private static final Map<String, Set<String>> REQUIRED =
+      Map.of(
+          GenerationTask.QA, Set.of(GenerationTask.DOCUMENT, GenerationTask.N),
+          GenerationTask.REPHRASE, Set.of(GenerationTask.DOCUMENT),
+          GenerationTask.ENTITIES, Set.of(GenerationTask.DOCUMENT, GenerationTask.MAX_ENTITIES),
+          GenerationTask.ENTITY_DOC, Set.of(GenerationTask.DOCUMENT, GenerationTask.ENTITIES_VAR),
+          GenerationTask.FOCAL, Set.of(GenerationTask.DOCUMENT, GenerationTask.QUESTIONS));
 
-  /** Prompts that grade rather than generate (score's judge), with exactly the variables they are given. */
-  private static final Map<String, Set<String>> GRADING = Map.of("financebench-judge", Set.of("question", "gold", "answer"));
+  /**
+   * Prompts that grade rather than generate (score's judge), with exactly the variables they are
+   * given.
+   */
+  private static final Map<String, Set<String>> GRADING =
+      Map.of("financebench-judge", Set.of("question", "gold", "answer"));
 
   @Test
   void everyPromptFileDeclaresAKnownIdAVersionAndOnlyItsKindsVariables() throws IOException {
@@ -58,9 +65,15 @@ class PromptFilesTest {
       assertThat(id.find()).as(file + " has an id: line").isTrue();
       Matcher version = VERSION.matcher(yaml);
       assertThat(version.find()).as(file + " has a version: line").isTrue();
-      assertThat(Integer.parseInt(version.group(1))).as(file + " version").isGreaterThanOrEqualTo(1);
+      assertThat(Integer.parseInt(version.group(1)))
+          .as(file + " version")
+          .isGreaterThanOrEqualTo(1);
       assertThat(seen.put(id.group(1), file)).as("id " + id.group(1) + " defined twice").isNull();
-      assertThat(yaml).as(file + " has messages").contains("messages:").contains("role: system").contains("role: user");
+      assertThat(yaml)
+          .as(file + " has messages")
+          .contains("messages:")
+          .contains("role: system")
+          .contains("role: user");
       Set<String> used = new HashSet<>();
       Matcher placeholder = PLACEHOLDER.matcher(yaml);
       while (placeholder.find()) {
@@ -71,9 +84,13 @@ class PromptFilesTest {
         continue;
       }
       String kind = KIND_BY_ID.get(id.group(1));
-      assertThat(kind).as(file + ": id " + id.group(1) + " is a known generation or grading prompt").isNotNull();
+      assertThat(kind)
+          .as(file + ": id " + id.group(1) + " is a known generation or grading prompt")
+          .isNotNull();
       assertThat(GenerationTask.variables(kind)).as(file + " placeholders").containsAll(used);
-      assertThat(used).as(file + " uses the variables its task needs").containsAll(REQUIRED.get(kind));
+      assertThat(used)
+          .as(file + " uses the variables its task needs")
+          .containsAll(REQUIRED.get(kind));
     }
     Set<String> expected = new HashSet<>(KIND_BY_ID.keySet());
     expected.addAll(GRADING.keySet());

@@ -13,17 +13,37 @@ import org.junit.jupiter.api.Test;
 
 class PromptTemplatesTest {
   private static PromptTemplate qa(int version) {
-    return new PromptTemplate("gen-qa", version, "QA pairs", List.of(
-        new Message("system", "You write questions."),
-        new Message("user", "Title: {{title}}\n\n{{ document }}\n\nWrite {{n}} pairs about {{title}}.")));
+    return new PromptTemplate(
+        "gen-qa",
+        version,
+        "QA pairs",
+        List.of(
+            new Message("system", "You write questions."),
+            new Message(
+                "user",
+                "Title: {{title}}\n\n{{ document }}\n\nWrite {{n}} pairs about {{title}}.")));
   }
 
   @Test
   void renderReplacesEveryPlaceholderAndIgnoresExtras() {
-    List<Message> messages = qa(1).render(Map.of("title", "T", "document", "Doc with {{braces}} and $1 \\ back",
-        "n", "3", "unused", "x"));
-    assertThat(messages).containsExactly(new Message("system", "You write questions."),
-        new Message("user", "Title: T\n\nDoc with {{braces}} and $1 \\ back\n\nWrite 3 pairs about T."));
+    List<Message> messages =
+        qa(1)
+            .render(
+                Map.of(
+                    "title",
+                    "T",
+                    "document",
+                    "Doc with {{braces}} and $1 \\ back",
+                    "n",
+                    "3",
+                    "unused",
+                    "x"));
+    assertThat(messages)
+        .containsExactly(
+            new Message("system", "You write questions."),
+            new Message(
+                "user",
+                "Title: T\n\nDoc with {{braces}} and $1 \\ back\n\nWrite 3 pairs about T."));
   }
 
   @Test
@@ -43,19 +63,28 @@ class PromptTemplatesTest {
     assertThat(templates.ids()).containsExactly("gen-qa");
     assertThatThrownBy(() -> templates.get("gen-q")).hasMessageContaining("did you mean 'gen-qa'");
     assertThatThrownBy(() -> templates.get("gen-qa", 9)).hasMessageContaining("gen-qa@v9");
-    assertThatThrownBy(() -> PromptTemplates.of(List.of(qa(1), qa(1)))).hasMessageContaining("registered twice");
+    assertThatThrownBy(() -> PromptTemplates.of(List.of(qa(1), qa(1))))
+        .hasMessageContaining("registered twice");
     PromptTemplate broken = new PromptTemplate("x", 0, "", List.of(new Message("robot", "hi")));
-    assertThatThrownBy(() -> PromptTemplates.of(List.of(broken))).hasMessageContaining("x@v0").hasMessageContaining("role");
+    assertThatThrownBy(() -> PromptTemplates.of(List.of(broken)))
+        .hasMessageContaining("x@v0")
+        .hasMessageContaining("role");
   }
 
   @Test
   void aRequestCarriesTheRenderedPromptAndOnlyTheKindsVariables() {
     GenerationParams params = new GenerationParams(512, 0.7, 1, 1, null, 42L, true, null);
-    ChatRequest request = GenerationTask.request(GenerationTask.QA, qa(1),
-        Map.of("title", "T", "document", "D.", "n", "2", "style", "terse"), "m", params);
+    ChatRequest request =
+        GenerationTask.request(
+            GenerationTask.QA,
+            qa(1),
+            Map.of("title", "T", "document", "D.", "n", "2", "style", "terse"),
+            "m",
+            params);
     assertThat(request.messages()).hasSize(2);
     assertThat(request.messages().get(1).content()).contains("D.").contains("Write 2 pairs");
-    assertThat(request.task()).isEqualTo(Map.of("task", "qa", "title", "T", "document", "D.", "n", "2"));
+    assertThat(request.task())
+        .isEqualTo(Map.of("task", "qa", "title", "T", "document", "D.", "n", "2"));
   }
 
   @Test
@@ -63,7 +92,9 @@ class PromptTemplatesTest {
     assertThat(GenerationTask.promptId(GenerationTask.REPHRASE, GenerationTask.STYLE_QA_DIALOGUE))
         .isEqualTo("rephrase/qa-dialogue");
     assertThat(GenerationTask.promptId(GenerationTask.ENTITY_DOC, null)).isEqualTo("entity-doc");
-    assertThatThrownBy(() -> GenerationTask.promptId(GenerationTask.REPHRASE, "poetic")).hasMessageContaining("style");
-    assertThatThrownBy(() -> GenerationTask.variables("summary")).hasMessageContaining("task: got summary");
+    assertThatThrownBy(() -> GenerationTask.promptId(GenerationTask.REPHRASE, "poetic"))
+        .hasMessageContaining("style");
+    assertThatThrownBy(() -> GenerationTask.variables("summary"))
+        .hasMessageContaining("task: got summary");
   }
 }

@@ -10,7 +10,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The QuALITY sample's articles with their titles and questions, for generation tests on real prose. */
+/**
+ * The QuALITY sample's articles with their titles and questions, for generation tests on real
+ * prose.
+ */
 public final class QualityDocuments {
   /** One article. */
   public record Doc(String title, String article, List<String> questions) {}

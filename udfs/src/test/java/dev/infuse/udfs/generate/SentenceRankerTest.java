@@ -8,8 +8,9 @@ import org.junit.jupiter.api.Test;
 class SentenceRankerTest {
   @Test
   void rareSharedTermsOutweighCommonOnes() {
-    List<Sentence> sentences = Sentences.split("Korvin slept. Korvin ate. Korvin fixed the lie detector wires. "
-        + "Korvin walked.");
+    List<Sentence> sentences =
+        Sentences.split(
+            "Korvin slept. Korvin ate. Korvin fixed the lie detector wires. " + "Korvin walked.");
     SentenceRanker ranker = new SentenceRanker(sentences);
     assertThat(ranker.top("How did Korvin beat the lie detector?", 2)).first().isEqualTo(2);
     assertThat(ranker.top("the of and", 3)).isEmpty();

@@ -16,35 +16,48 @@ class SentencesTest {
         .containsExactly("Mr. Smith paid $3.50.", "Then he left.");
     assertThat(texts("Dr. No met e.g. Gen. Lee in the U.S. army. It rained."))
         .containsExactly("Dr. No met e.g. Gen. Lee in the U.S. army.", "It rained.");
-    assertThat(texts("LARRY M. HARRIS wrote it. Pi is 3.14159 or so!")).containsExactly(
-        "LARRY M. HARRIS wrote it.", "Pi is 3.14159 or so!");
+    assertThat(texts("LARRY M. HARRIS wrote it. Pi is 3.14159 or so!"))
+        .containsExactly("LARRY M. HARRIS wrote it.", "Pi is 3.14159 or so!");
   }
 
   @Test
   void quotesStayWithTheirSentence() {
-    assertThat(texts("\"Go away!\" he said. \"Why?\" She frowned. He said, \"Fine.\" Then he left."))
-        .containsExactly("\"Go away!\" he said.", "\"Why?\"", "She frowned.", "He said, \"Fine.\"", "Then he left.");
+    assertThat(
+            texts("\"Go away!\" he said. \"Why?\" She frowned. He said, \"Fine.\" Then he left."))
+        .containsExactly(
+            "\"Go away!\" he said.",
+            "\"Why?\"",
+            "She frowned.",
+            "He said, \"Fine.\"",
+            "Then he left.");
   }
 
   @Test
   void hardLineBreaksAreSpacesAndBlankLinesEndParagraphs() {
-    String text = "   The cell had been put\n together more    efficiently than any\n he had seen\n\n   An invitation, the"
-        + "\n Comity was sure. It was.  \n";
+    String text =
+        "   The cell had been put\n together more    efficiently than any\n he had seen\n\n   An invitation, the"
+            + "\n Comity was sure. It was.  \n";
     List<Sentence> sentences = Sentences.split(text);
-    assertThat(sentences).extracting(Sentence::text).containsExactly(
-        "The cell had been put together more efficiently than any he had seen",
-        "An invitation, the Comity was sure.", "It was.");
+    assertThat(sentences)
+        .extracting(Sentence::text)
+        .containsExactly(
+            "The cell had been put together more efficiently than any he had seen",
+            "An invitation, the Comity was sure.",
+            "It was.");
     assertThat(sentences).extracting(Sentence::paragraph).containsExactly(0, 1, 1);
     for (Sentence sentence : sentences) {
-      assertThat(Sentences.normalize(text.substring(sentence.start(), sentence.end()))).isEqualTo(sentence.text());
+      assertThat(Sentences.normalize(text.substring(sentence.start(), sentence.end())))
+          .isEqualTo(sentence.text());
       assertThat(Character.isWhitespace(text.charAt(sentence.start()))).isFalse();
     }
   }
 
   @Test
   void ellipsisBeforeLowerCaseContinues() {
-    assertThat(texts("You may get a translation ... but miss the meaning. And the effect... The end."))
-        .containsExactly("You may get a translation ... but miss the meaning.", "And the effect...", "The end.");
+    assertThat(
+            texts("You may get a translation ... but miss the meaning. And the effect... The end."))
+        .containsExactly(
+            "You may get a translation ... but miss the meaning.", "And the effect...", "The end.");
   }
 
   @Test

@@ -21,8 +21,11 @@ class AciBenchReaderTest {
     assertThat(dialogue.text()).startsWith("[doctor] hi , martha . how are you ?");
     assertThat(note.docId()).isEqualTo("aci-bench:D2N001:note");
     assertThat(note.text()).startsWith("CHIEF COMPLAINT");
-    assertThat(note.meta()).containsEntry("dataset", "virtassist").containsEntry("encounter_id", "D2N001")
-        .containsEntry("kind", "note").containsEntry("split", "train");
+    assertThat(note.meta())
+        .containsEntry("dataset", "virtassist")
+        .containsEntry("encounter_id", "D2N001")
+        .containsEntry("kind", "note")
+        .containsEntry("split", "train");
     assertThat(sink.documents).filteredOn(d -> d.meta().get("dataset").equals("aci")).hasSize(70);
   }
 

@@ -9,7 +9,8 @@ class AnliReaderTest {
 
   @Test
   void readsRoundOneDev() {
-    CollectingSink sink = CollectingSink.read(reader, SharedBenchmarks.file("anli/ANLI_analysis_r1_dev.csv"));
+    CollectingSink sink =
+        CollectingSink.read(reader, SharedBenchmarks.file("anli/ANLI_analysis_r1_dev.csv"));
 
     assertThat(sink.rejections).isEmpty();
     assertThat(sink.questions).hasSize(1000);
@@ -25,8 +26,10 @@ class AnliReaderTest {
     assertThat(second.answerType()).isEqualTo("label");
     assertThat(second.split()).isEqualTo("dev");
     assertThat(second.subsets()).containsExactly("r1");
-    assertThat(second.meta()).containsEntry("A1Code", "Basic-Lexical-Similar")
-        .containsEntry("adversary_pred", "n").containsKeys("reason", "tags", "eid");
+    assertThat(second.meta())
+        .containsEntry("A1Code", "Basic-Lexical-Similar")
+        .containsEntry("adversary_pred", "n")
+        .containsKeys("reason", "tags", "eid");
     DocumentRecord premise = sink.documents.get(1);
     assertThat(second.docId()).isEqualTo(premise.docId()).startsWith("anli:ctx:");
     assertThat(premise.text()).startsWith("Franco Zeffirelli, KBE Grande Ufficiale OMRI");
@@ -36,12 +39,14 @@ class AnliReaderTest {
 
   @Test
   void readsRoundTwoDespiteItsDifferentColumnOrder() {
-    CollectingSink sink = CollectingSink.read(reader, SharedBenchmarks.file("anli/ANLI_analysis_r2_dev.csv"));
+    CollectingSink sink =
+        CollectingSink.read(reader, SharedBenchmarks.file("anli/ANLI_analysis_r2_dev.csv"));
 
     assertThat(sink.rejections).isEmpty();
     assertThat(sink.questions).hasSize(1000);
     assertThat(sink.distinctDocIds()).hasSize(872);
-    assertThat(sink.questions.get(0).questionId()).isEqualTo("anli:4145fcb6-de26-4910-a4f0-64275c50f2be");
+    assertThat(sink.questions.get(0).questionId())
+        .isEqualTo("anli:4145fcb6-de26-4910-a4f0-64275c50f2be");
     assertThat(sink.questions).allSatisfy(q -> assertThat(q.subsets()).containsExactly("r2"));
     assertThat(sink.questions).filteredOn(q -> q.gold().equals("contradiction")).hasSize(333);
   }

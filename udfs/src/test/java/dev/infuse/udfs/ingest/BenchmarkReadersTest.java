@@ -8,10 +8,19 @@ import org.junit.jupiter.api.Test;
 class BenchmarkReadersTest {
   @Test
   void registersEveryFormatUnderItsOwnName() {
-    assertThat(BenchmarkReaders.formats()).containsExactly(
-        "quality", "financebench", "gsm8k", "anli", "medqa", "longhealth", "medec", "aci-bench", "agentclinic");
-    BenchmarkReaders.formats().forEach(name ->
-        assertThat(BenchmarkReaders.forFormat(name).format()).isEqualTo(name));
+    assertThat(BenchmarkReaders.formats())
+        .containsExactly(
+            "quality",
+            "financebench",
+            "gsm8k",
+            "anli",
+            "medqa",
+            "longhealth",
+            "medec",
+            "aci-bench",
+            "agentclinic");
+    BenchmarkReaders.formats()
+        .forEach(name -> assertThat(BenchmarkReaders.forFormat(name).format()).isEqualTo(name));
   }
 
   @Test

@@ -80,11 +80,23 @@ final class CollectingSink implements ItemSink {
   }
 
   static DocumentRecord withoutLocation(DocumentRecord d) {
-    return new DocumentRecord(d.docId(), d.corpus(), d.title(), d.text(), d.source(), d.license(), d.meta(), null);
+    return new DocumentRecord(
+        d.docId(), d.corpus(), d.title(), d.text(), d.source(), d.license(), d.meta(), null);
   }
 
   static QuestionRecord withoutLocation(QuestionRecord q) {
-    return new QuestionRecord(q.questionId(), q.docId(), q.benchmark(), q.split(), q.question(), q.options(),
-        q.gold(), q.goldIndex(), q.answerType(), q.subsets(), q.meta(), null);
+    return new QuestionRecord(
+        q.questionId(),
+        q.docId(),
+        q.benchmark(),
+        q.split(),
+        q.question(),
+        q.options(),
+        q.gold(),
+        q.goldIndex(),
+        q.answerType(),
+        q.subsets(),
+        q.meta(),
+        null);
   }
 }

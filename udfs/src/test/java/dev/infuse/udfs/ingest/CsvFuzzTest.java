@@ -20,9 +20,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Mixes real good records of each CSV format with damaged ones (invalid UTF-8 inside a multi-line field,
- * blank or invalid required values, short rows, broken quoting) and checks that every record is accounted
- * for at {@code record N (line L)}.
+ * Mixes real good records of each CSV format with damaged ones (invalid UTF-8 inside a multi-line
+ * field, blank or invalid required values, short rows, broken quoting) and checks that every record
+ * is accounted for at {@code record N (line L)}.
  */
 class CsvFuzzTest {
   private static final int GOOD_RECORDS = 3;
@@ -31,7 +31,8 @@ class CsvFuzzTest {
   /** A damage done to a copy of a good record's values, and what the reason must name. */
   record Damage(String reasonMentions, Consumer<Map<String, String>> edit) {}
 
-  record Case(String format, String path, String longColumn, String separator, List<Damage> damages) {
+  record Case(
+      String format, String path, String longColumn, String separator, List<Damage> damages) {
     @Override
     public String toString() {
       return format;
@@ -40,18 +41,33 @@ class CsvFuzzTest {
 
   static Stream<Case> cases() {
     return Stream.of(
-        new Case("anli", "anli/ANLI_analysis_r2_dev.csv", "context", "\n", List.of(
-            new Damage("gold_label: got 'x', expected one of e, n, c", r -> r.put("gold_label", "x")),
-            new Damage("context: got an empty value", r -> r.put("context", " ")),
-            new Damage("uid: got an empty value", r -> r.put("uid", "")))),
-        new Case("medec", "medec_ms/MEDEC-MS-TestSet-with-GroundTruth-and-ErrorType.shared.csv", "Text", "\r\n",
+        new Case(
+            "anli",
+            "anli/ANLI_analysis_r2_dev.csv",
+            "context",
+            "\n",
+            List.of(
+                new Damage(
+                    "gold_label: got 'x', expected one of e, n, c", r -> r.put("gold_label", "x")),
+                new Damage("context: got an empty value", r -> r.put("context", " ")),
+                new Damage("uid: got an empty value", r -> r.put("uid", "")))),
+        new Case(
+            "medec",
+            "medec_ms/MEDEC-MS-TestSet-with-GroundTruth-and-ErrorType.shared.csv",
+            "Text",
+            "\r\n",
             List.of(
                 new Damage("Error Flag: got '2', expected 0 or 1", r -> r.put("Error Flag", "2")),
                 new Damage("Text: got an empty value", r -> r.put("Text", "")),
                 new Damage("Text ID: got an empty value", r -> r.put("Text ID", " ")))),
-        new Case("aci-bench", "aci_bench/train.csv", "dialogue", "\n", List.of(
-            new Damage("note: got an empty value", r -> r.put("note", "")),
-            new Damage("encounter_id: got an empty value", r -> r.put("encounter_id", "")))));
+        new Case(
+            "aci-bench",
+            "aci_bench/train.csv",
+            "dialogue",
+            "\n",
+            List.of(
+                new Damage("note: got an empty value", r -> r.put("note", "")),
+                new Damage("encounter_id: got an empty value", r -> r.put("encounter_id", "")))));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -68,23 +84,33 @@ class CsvFuzzTest {
       Map<String, String> invalid = new LinkedHashMap<>(record);
       String longText = invalid.get(testCase.longColumn());
       int at = random.nextInt(longText.length());
-      invalid.put(testCase.longColumn(), longText.substring(0, at) + "\nsecond line" + INVALID_MARKER
-          + longText.substring(at));
+      invalid.put(
+          testCase.longColumn(),
+          longText.substring(0, at) + "\nsecond line" + INVALID_MARKER + longText.substring(at));
       planned.add(new Planned(print(invalid.values()), Outcome.REJECTED, "invalid UTF-8 at byte "));
       List<String> shortRow = new ArrayList<>(record.values()).subList(0, 2);
-      planned.add(new Planned(print(shortRow), Outcome.REJECTED, "fields, expected " + header.size()));
+      planned.add(
+          new Planned(print(shortRow), Outcome.REJECTED, "fields, expected " + header.size()));
     }
     for (int i = 0; i < testCase.damages().size(); i++) {
       Map<String, String> damaged = new LinkedHashMap<>(good.get(i % good.size()));
       testCase.damages().get(i).edit().accept(damaged);
-      planned.add(new Planned(print(damaged.values()), Outcome.REJECTED, testCase.damages().get(i).reasonMentions()));
+      planned.add(
+          new Planned(
+              print(damaged.values()),
+              Outcome.REJECTED,
+              testCase.damages().get(i).reasonMentions()));
     }
     List<String> values = new ArrayList<>(good.get(0).values());
-    planned.add(new Planned("\"stray\"quote," + print(values.subList(1, values.size())), Outcome.REJECTED,
-        "malformed CSV"));
+    planned.add(
+        new Planned(
+            "\"stray\"quote," + print(values.subList(1, values.size())),
+            Outcome.REJECTED,
+            "malformed CSV"));
     Collections.shuffle(planned, random);
-    planned.add(new Planned("\"never closed, runs\nto the end of the file", Outcome.REJECTED,
-        "malformed CSV"));
+    planned.add(
+        new Planned(
+            "\"never closed, runs\nto the end of the file", Outcome.REJECTED, "malformed CSV"));
 
     String path = "fuzz/" + testCase.format() + "_test.csv";
     FuzzedFile file = new FuzzedFile().raw(utf8(headerText));

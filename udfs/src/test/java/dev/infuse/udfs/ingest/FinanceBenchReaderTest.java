@@ -9,14 +9,16 @@ class FinanceBenchReaderTest {
 
   @Test
   void readsTheOpenSourceSample() {
-    CollectingSink sink = CollectingSink.read(reader,
-        SharedBenchmarks.file("financebench/financebench_open_source.jsonl"));
+    CollectingSink sink =
+        CollectingSink.read(
+            reader, SharedBenchmarks.file("financebench/financebench_open_source.jsonl"));
 
     assertThat(sink.rejections).isEmpty();
     assertThat(sink.questions).hasSize(150);
     assertThat(sink.documents).hasSize(189);
     assertThat(sink.distinctDocIds()).hasSize(168);
-    assertThat(sink.questions).extracting(q -> q.subsets().get(0))
+    assertThat(sink.questions)
+        .extracting(q -> q.subsets().get(0))
         .containsOnly("metrics-generated", "domain-relevant", "novel-generated");
     QuestionRecord first = sink.questions.get(0);
     assertThat(first.questionId()).startsWith("financebench:financebench_id_");
@@ -28,9 +30,10 @@ class FinanceBenchReaderTest {
     String evidenceDocIds = first.meta().get("evidence_doc_ids");
     DocumentRecord page = sink.documentsAt(first.location()).get(0);
     assertThat(evidenceDocIds).startsWith(page.docId());
-    assertThat(page.docId()).isEqualTo(
-        "financebench:" + page.meta().get("doc_name") + ":p" + page.meta().get("page"));
-    assertThat(page.title()).isEqualTo(page.meta().get("doc_name") + " page " + page.meta().get("page"));
+    assertThat(page.docId())
+        .isEqualTo("financebench:" + page.meta().get("doc_name") + ":p" + page.meta().get("page"));
+    assertThat(page.title())
+        .isEqualTo(page.meta().get("doc_name") + " page " + page.meta().get("page"));
     assertThat(page.license()).isEqualTo("CC-BY-NC-4.0");
     assertThat(page.source()).isEqualTo("financebench_open_source.jsonl");
     assertThat(first.meta().get("evidence_texts")).startsWith("[\"");
@@ -38,12 +41,17 @@ class FinanceBenchReaderTest {
 
   @Test
   void aPageCitedByTwoQuestionsIsEmittedTwiceWithEqualContent() {
-    CollectingSink sink = CollectingSink.read(reader,
-        SharedBenchmarks.file("financebench/financebench_open_source.jsonl"));
+    CollectingSink sink =
+        CollectingSink.read(
+            reader, SharedBenchmarks.file("financebench/financebench_open_source.jsonl"));
 
     for (String docId : sink.distinctDocIds()) {
-      assertThat(sink.documents.stream().filter(d -> d.docId().equals(docId))
-          .map(CollectingSink::withoutLocation).distinct()).hasSize(1);
+      assertThat(
+              sink.documents.stream()
+                  .filter(d -> d.docId().equals(docId))
+                  .map(CollectingSink::withoutLocation)
+                  .distinct())
+          .hasSize(1);
     }
   }
 

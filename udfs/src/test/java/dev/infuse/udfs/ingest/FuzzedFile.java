@@ -7,9 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A test file assembled record by record, each with the outcome it must have, and the check that the
- * reader's output accounts for every record: good ones as the same items they yield alone, bad ones as
- * rejections at their location, nothing lost and nothing extra.
+ * A test file assembled record by record, each with the outcome it must have, and the check that
+ * the reader's output accounts for every record: good ones as the same items they yield alone, bad
+ * ones as rejections at their location, nothing lost and nothing extra.
  */
 final class FuzzedFile {
   enum Outcome {
@@ -22,7 +22,8 @@ final class FuzzedFile {
   }
 
   /** One record as written, where it starts, and what must come of it. */
-  record Entry(String location, byte[] bytes, Outcome outcome, String reasonMentions, SourceFile alone) {}
+  record Entry(
+      String location, byte[] bytes, Outcome outcome, String reasonMentions, SourceFile alone) {}
 
   private final ByteArrayOutputStream content = new ByteArrayOutputStream();
   private final List<Entry> entries = new ArrayList<>();
@@ -42,7 +43,8 @@ final class FuzzedFile {
     return newlines + 1;
   }
 
-  FuzzedFile record(String location, byte[] bytes, Outcome outcome, String reasonMentions, SourceFile alone) {
+  FuzzedFile record(
+      String location, byte[] bytes, Outcome outcome, String reasonMentions, SourceFile alone) {
     entries.add(new Entry(location, bytes, outcome, reasonMentions, alone));
     return raw(bytes);
   }
@@ -63,11 +65,19 @@ final class FuzzedFile {
     for (Entry entry : entries) {
       List<Object> items = sink.contentAt(entry.location());
       List<Rejection> rejections = sink.rejectionsAt(entry.location());
-      String what = entry.location() + " (" + entry.outcome() + ", expecting '" + entry.reasonMentions() + "')";
+      String what =
+          entry.location()
+              + " ("
+              + entry.outcome()
+              + ", expecting '"
+              + entry.reasonMentions()
+              + "')";
       switch (entry.outcome()) {
         case ITEMS -> {
           assertThat(rejections).as(what).isEmpty();
-          assertThat(items).as(what).isNotEmpty()
+          assertThat(items)
+              .as(what)
+              .isNotEmpty()
               .isEqualTo(CollectingSink.read(reader, entry.alone()).content());
         }
         case REJECTED -> {
@@ -79,13 +89,18 @@ final class FuzzedFile {
           assertThat(rejections).as(what).isNotEmpty();
         }
       }
-      assertThat(rejections).as(what).allSatisfy(r -> {
-        assertThat(r.source()).isEqualTo(path);
-        assertThat(r.reason()).isNotBlank();
-        assertThat(r.payload()).isNotEmpty();
-      });
+      assertThat(rejections)
+          .as(what)
+          .allSatisfy(
+              r -> {
+                assertThat(r.source()).isEqualTo(path);
+                assertThat(r.reason()).isNotBlank();
+                assertThat(r.payload()).isNotEmpty();
+              });
       if (entry.reasonMentions() != null) {
-        assertThat(rejections).as(what).anySatisfy(r -> assertThat(r.reason()).contains(entry.reasonMentions()));
+        assertThat(rejections)
+            .as(what)
+            .anySatisfy(r -> assertThat(r.reason()).contains(entry.reasonMentions()));
       }
       withItems += entry.outcome() == Outcome.ITEMS ? 1 : 0;
       rejected += entry.outcome() == Outcome.REJECTED ? 1 : 0;

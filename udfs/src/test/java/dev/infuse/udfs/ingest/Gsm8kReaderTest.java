@@ -26,16 +26,21 @@ class Gsm8kReaderTest {
 
   @Test
   void stripsThousandsSeparatorsAndRejectsNonNumbers() {
-    String lines = "{\"question\": \"How many?\", \"answer\": \"Lots.\\n#### 1,000\"}\n"
-        + "{\"question\": \"How many more?\", \"answer\": \"Some.\\n#### about ten\"}\n"
-        + "{\"question\": \"And now?\", \"answer\": \"No marker\"}\n";
-    CollectingSink sink = CollectingSink.read(reader,
-        new SourceFile("gsm8k/test.jsonl", lines.getBytes(StandardCharsets.UTF_8)));
+    String lines =
+        "{\"question\": \"How many?\", \"answer\": \"Lots.\\n#### 1,000\"}\n"
+            + "{\"question\": \"How many more?\", \"answer\": \"Some.\\n#### about ten\"}\n"
+            + "{\"question\": \"And now?\", \"answer\": \"No marker\"}\n";
+    CollectingSink sink =
+        CollectingSink.read(
+            reader, new SourceFile("gsm8k/test.jsonl", lines.getBytes(StandardCharsets.UTF_8)));
 
-    assertThat(sink.questions).singleElement().satisfies(q -> {
-      assertThat(q.gold()).isEqualTo("1000");
-      assertThat(q.split()).isEqualTo("test");
-    });
+    assertThat(sink.questions)
+        .singleElement()
+        .satisfies(
+            q -> {
+              assertThat(q.gold()).isEqualTo("1000");
+              assertThat(q.split()).isEqualTo("test");
+            });
     assertThat(sink.rejections).extracting(Rejection::location).containsExactly("line 2", "line 3");
     assertThat(sink.rejections.get(0).reason()).contains("'about ten'").contains("not a number");
     assertThat(sink.rejections.get(1).reason()).contains("no '####'");

@@ -10,8 +10,9 @@ class MedQaReaderTest {
 
   @Test
   void readsTheSharedTestShare() {
-    CollectingSink sink = CollectingSink.read(reader,
-        SharedBenchmarks.file("medqa_usmle/phrases_no_exclude_test.shared.jsonl"));
+    CollectingSink sink =
+        CollectingSink.read(
+            reader, SharedBenchmarks.file("medqa_usmle/phrases_no_exclude_test.shared.jsonl"));
 
     assertThat(sink.rejections).isEmpty();
     assertThat(sink.questions).hasSize(411);
@@ -29,19 +30,26 @@ class MedQaReaderTest {
 
   @Test
   void rejectsAnAnswerThatDisagreesWithItsLetter() {
-    String line = "{\"question\": \"Q?\", \"options\": {\"B\": \"two\", \"A\": \"one\"},"
-        + " \"answer\": \"one\", \"answer_idx\": \"B\"}\n"
-        + "{\"question\": \"Q?\", \"options\": {\"B\": \"two\", \"A\": \"one\"},"
-        + " \"answer\": \"two \", \"answer_idx\": \"B\"}";
-    CollectingSink sink = CollectingSink.read(reader,
-        new SourceFile("m/dev.jsonl", line.getBytes(StandardCharsets.UTF_8)));
+    String line =
+        "{\"question\": \"Q?\", \"options\": {\"B\": \"two\", \"A\": \"one\"},"
+            + " \"answer\": \"one\", \"answer_idx\": \"B\"}\n"
+            + "{\"question\": \"Q?\", \"options\": {\"B\": \"two\", \"A\": \"one\"},"
+            + " \"answer\": \"two \", \"answer_idx\": \"B\"}";
+    CollectingSink sink =
+        CollectingSink.read(
+            reader, new SourceFile("m/dev.jsonl", line.getBytes(StandardCharsets.UTF_8)));
 
-    assertThat(sink.rejections).singleElement()
-        .extracting(Rejection::reason).isEqualTo("answer: got 'one', expected the text of option B: 'two'");
-    assertThat(sink.questions).singleElement().satisfies(q -> {
-      assertThat(q.options()).containsExactly("one", "two");
-      assertThat(q.gold()).isEqualTo("B");
-      assertThat(q.subsets()).isEmpty();
-    });
+    assertThat(sink.rejections)
+        .singleElement()
+        .extracting(Rejection::reason)
+        .isEqualTo("answer: got 'one', expected the text of option B: 'two'");
+    assertThat(sink.questions)
+        .singleElement()
+        .satisfies(
+            q -> {
+              assertThat(q.options()).containsExactly("one", "two");
+              assertThat(q.gold()).isEqualTo("B");
+              assertThat(q.subsets()).isEmpty();
+            });
   }
 }

@@ -9,8 +9,11 @@ class MedecReaderTest {
 
   @Test
   void readsTheValidationShare() {
-    CollectingSink sink = CollectingSink.read(reader,
-        SharedBenchmarks.file("medec_ms/MEDEC-MS-ValidationSet-with-GroundTruth-and-ErrorType.shared.csv"));
+    CollectingSink sink =
+        CollectingSink.read(
+            reader,
+            SharedBenchmarks.file(
+                "medec_ms/MEDEC-MS-ValidationSet-with-GroundTruth-and-ErrorType.shared.csv"));
 
     assertThat(sink.rejections).isEmpty();
     assertThat(sink.documents).hasSize(222);
@@ -21,7 +24,9 @@ class MedecReaderTest {
     assertThat(first.text()).startsWith("A 24-year-old woman comes to the emergency department");
     assertThat(first.license()).isEqualTo("CC BY 4.0");
     assertThat(first.location()).isEqualTo("record 1 (line 2)");
-    assertThat(first.meta()).containsEntry("split", "dev").containsEntry("error_type", "causalOrganism")
+    assertThat(first.meta())
+        .containsEntry("split", "dev")
+        .containsEntry("error_type", "causalOrganism")
         .containsEntry("error_sentence_id", "5")
         .containsEntry("corrected_sentence", "Culture tests indicate Trichomonas vaginalis.")
         .containsKeys("sentences", "error_sentence", "corrected_text");
@@ -29,16 +34,21 @@ class MedecReaderTest {
 
   @Test
   void readsTheTestShareWithCrlfInsideFields() {
-    CollectingSink sink = CollectingSink.read(reader,
-        SharedBenchmarks.file("medec_ms/MEDEC-MS-TestSet-with-GroundTruth-and-ErrorType.shared.csv"));
+    CollectingSink sink =
+        CollectingSink.read(
+            reader,
+            SharedBenchmarks.file(
+                "medec_ms/MEDEC-MS-TestSet-with-GroundTruth-and-ErrorType.shared.csv"));
 
     assertThat(sink.rejections).isEmpty();
     assertThat(sink.documents).hasSize(177);
     assertThat(sink.documents).filteredOn(d -> d.meta().get("error_flag").equals("1")).hasSize(92);
-    assertThat(sink.documents).allSatisfy(d -> {
-      assertThat(d.meta()).containsEntry("split", "test");
-      assertThat(d.text()).doesNotContain("\r");
-      assertThat(d.meta().get("sentences")).doesNotContain("\r");
-    });
+    assertThat(sink.documents)
+        .allSatisfy(
+            d -> {
+              assertThat(d.meta()).containsEntry("split", "test");
+              assertThat(d.text()).doesNotContain("\r");
+              assertThat(d.meta().get("sentences")).doesNotContain("\r");
+            });
   }
 }

@@ -8,14 +8,20 @@ class SplitNamesTest {
   @Test
   void readsTheSplitFromWholeNameTokens() {
     assertThat(SplitNames.fromFileName("quality_dev_sample.jsonl", "x")).isEqualTo("dev");
-    assertThat(SplitNames.fromFileName("QuALITY.v1.0.1.htmlstripped.train", "x")).isEqualTo("train");
-    assertThat(SplitNames.fromFileName("MEDEC-MS-ValidationSet-with-GroundTruth-and-ErrorType.shared.csv", "x"))
+    assertThat(SplitNames.fromFileName("QuALITY.v1.0.1.htmlstripped.train", "x"))
+        .isEqualTo("train");
+    assertThat(
+            SplitNames.fromFileName(
+                "MEDEC-MS-ValidationSet-with-GroundTruth-and-ErrorType.shared.csv", "x"))
         .isEqualTo("dev");
-    assertThat(SplitNames.fromFileName("MEDEC-MS-TestSet-with-GroundTruth-and-ErrorType.shared.csv", "x"))
+    assertThat(
+            SplitNames.fromFileName(
+                "MEDEC-MS-TestSet-with-GroundTruth-and-ErrorType.shared.csv", "x"))
         .isEqualTo("test");
     assertThat(SplitNames.fromFileName("clinicalnlp_taskB_test1.csv", "x")).isEqualTo("test");
     assertThat(SplitNames.fromFileName("latest.jsonl", "train")).isEqualTo("train");
-    assertThat(SplitNames.fromFileName("agentclinic_medqa_extended.shared.jsonl", "none")).isEqualTo("none");
+    assertThat(SplitNames.fromFileName("agentclinic_medqa_extended.shared.jsonl", "none"))
+        .isEqualTo("none");
   }
 
   @Test

@@ -35,7 +35,10 @@ class DjlClientTest {
     List<ChatRequest> requests = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
       double temperature = i % 2 == 0 ? 0 : 0.8;
-      requests.add(request("question " + i, new GenerationParams(12, temperature, 0.9, 1, List.of(), 40L + i, false, null)));
+      requests.add(
+          request(
+              "question " + i,
+              new GenerationParams(12, temperature, 0.9, 1, List.of(), 40L + i, false, null)));
     }
     DjlClient batching = client(spec, 16, Duration.ofMillis(300));
     DjlClient oneAtATime = client(spec, 1, Duration.ZERO);
@@ -59,11 +62,28 @@ class DjlClientTest {
 
   @Test
   void theTemplatesStopStringEndsTheTurnAndMaxTokensEndsItWithLength() {
-    DjlClient client = client(spec(() -> LookupLm.bigram(256, true, DjlClientTest::saysHiThenWritesTheUserTurn)), 8, Duration.ZERO);
+    DjlClient client =
+        client(
+            spec(() -> LookupLm.bigram(256, true, DjlClientTest::saysHiThenWritesTheUserTurn)),
+            8,
+            Duration.ZERO);
 
-    ChatResponse stopped = client.complete(request("hello", new GenerationParams(50, 0, 1, 1, List.of(), null, false, null))).join();
-    ChatResponse cut = client.complete(request("hello", new GenerationParams(2, 0, 1, 1, List.of(), null, false, null))).join();
-    ChatResponse ownStop = client.complete(request("hello", new GenerationParams(50, 0, 1, 1, List.of("i"), null, false, null))).join();
+    ChatResponse stopped =
+        client
+            .complete(
+                request("hello", new GenerationParams(50, 0, 1, 1, List.of(), null, false, null)))
+            .join();
+    ChatResponse cut =
+        client
+            .complete(
+                request("hello", new GenerationParams(2, 0, 1, 1, List.of(), null, false, null)))
+            .join();
+    ChatResponse ownStop =
+        client
+            .complete(
+                request(
+                    "hello", new GenerationParams(50, 0, 1, 1, List.of("i"), null, false, null)))
+            .join();
 
     // " hi\nUser:" is 9 tokens; the text loses its leading space and the stop string.
     assertThat(stopped.texts()).containsExactly("hi");
@@ -77,10 +97,17 @@ class DjlClientTest {
 
   @Test
   void nChoicesUseSuccessiveSeeds() {
-    DjlClient client = client(spec(() -> new LookupLm(256, true, LookupLm::historyHash)), 8, Duration.ZERO);
+    DjlClient client =
+        client(spec(() -> new LookupLm(256, true, LookupLm::historyHash)), 8, Duration.ZERO);
 
-    ChatResponse two = client.complete(request("q", new GenerationParams(10, 1.0, 1, 2, List.of(), 5L, false, null))).join();
-    ChatResponse seedSix = client.complete(request("q", new GenerationParams(10, 1.0, 1, 1, List.of(), 6L, false, null))).join();
+    ChatResponse two =
+        client
+            .complete(request("q", new GenerationParams(10, 1.0, 1, 2, List.of(), 5L, false, null)))
+            .join();
+    ChatResponse seedSix =
+        client
+            .complete(request("q", new GenerationParams(10, 1.0, 1, 1, List.of(), 6L, false, null)))
+            .join();
 
     assertThat(two.texts()).hasSize(2);
     assertThat(two.texts().get(1)).isEqualTo(seedSix.text());
@@ -90,38 +117,61 @@ class DjlClientTest {
   @Test
   void anErrorFailsOnlyTheRequestsItBelongsTo() {
     // The model breaks on any history holding 'Z', so only the request that mentions it fails.
-    DjlClient client = client(spec(() -> new LookupLm(256, true, history -> {
-      if (history.contains(id('Z'))) {
-        throw new IllegalStateException("cannot read Z");
-      }
-      return LookupLm.historyHash(history);
-    })), 16, Duration.ofMillis(300));
+    DjlClient client =
+        client(
+            spec(
+                () ->
+                    new LookupLm(
+                        256,
+                        true,
+                        history -> {
+                          if (history.contains(id('Z'))) {
+                            throw new IllegalStateException("cannot read Z");
+                          }
+                          return LookupLm.historyHash(history);
+                        })),
+            16,
+            Duration.ofMillis(300));
     GenerationParams params = new GenerationParams(6, 0, 1, 1, List.of(), 1L, false, null);
 
     CompletableFuture<ChatResponse> good = client.complete(request("fine", params));
     CompletableFuture<ChatResponse> broken = client.complete(request("Zed", params));
-    CompletableFuture<ChatResponse> badRole = client.complete(new ChatRequest("m", List.of(new ChatMessage("robot", "hi")), params, Map.of()));
-    CompletableFuture<ChatResponse> badTemperature = client.complete(request("x", new GenerationParams(6, -1, 1, 1, List.of(), 1L, false, null)));
+    CompletableFuture<ChatResponse> badRole =
+        client.complete(
+            new ChatRequest("m", List.of(new ChatMessage("robot", "hi")), params, Map.of()));
+    CompletableFuture<ChatResponse> badTemperature =
+        client.complete(
+            request("x", new GenerationParams(6, -1, 1, 1, List.of(), 1L, false, null)));
     CompletableFuture<ChatResponse> alsoGood = client.complete(request("also fine", params));
 
     assertThat(good.join().text()).isNotEmpty();
     assertThat(alsoGood.join().text()).isNotEmpty();
-    assertThatThrownBy(broken::join).isInstanceOf(CompletionException.class)
-        .cause().isInstanceOf(LlmCallException.class).hasMessageContaining("cannot read Z");
-    assertThatThrownBy(badRole::join).cause().isInstanceOf(LlmCallException.class)
+    assertThatThrownBy(broken::join)
+        .isInstanceOf(CompletionException.class)
+        .cause()
+        .isInstanceOf(LlmCallException.class)
+        .hasMessageContaining("cannot read Z");
+    assertThatThrownBy(badRole::join)
+        .cause()
+        .isInstanceOf(LlmCallException.class)
         .hasMessageContaining("message role: got robot, expected system, user or assistant");
-    assertThatThrownBy(badTemperature::join).cause().isInstanceOf(LlmCallException.class)
+    assertThatThrownBy(badTemperature::join)
+        .cause()
+        .isInstanceOf(LlmCallException.class)
         .hasMessageContaining("temperature: got -1.0");
   }
 
   @Test
   void aModelThatCannotLoadFailsTheRequestNamingIt() {
-    ModelSpec<CausalLm> spec = spec(() -> {
-      throw new IllegalArgumentException("config.json: missing");
-    });
+    ModelSpec<CausalLm> spec =
+        spec(
+            () -> {
+              throw new IllegalArgumentException("config.json: missing");
+            });
     DjlClient client = client(spec, 4, Duration.ZERO);
 
-    assertThatThrownBy(() -> client.complete(request("hi", null)).join()).cause()
+    assertThatThrownBy(() -> client.complete(request("hi", null)).join())
+        .cause()
         .isInstanceOf(LlmCallException.class)
         .hasMessageContaining("djl: cannot load the model " + spec.cacheKey())
         .hasMessageContaining("config.json: missing");
@@ -129,11 +179,14 @@ class DjlClientTest {
 
   @Test
   void afterCloseRequestsFail() {
-    DjlClient client = client(spec(() -> new LookupLm(64, true, LookupLm::historyHash)), 4, Duration.ZERO);
+    DjlClient client =
+        client(spec(() -> new LookupLm(64, true, LookupLm::historyHash)), 4, Duration.ZERO);
     client.close();
 
-    assertThatThrownBy(() -> client.complete(request("hi", null)).join()).cause()
-        .isInstanceOf(LlmCallException.class).hasMessageContaining("closed");
+    assertThatThrownBy(() -> client.complete(request("hi", null)).join())
+        .cause()
+        .isInstanceOf(LlmCallException.class)
+        .hasMessageContaining("closed");
   }
 
   @Test
@@ -142,7 +195,8 @@ class DjlClientTest {
     LlmSettings noModel = new LlmSettings("djl", null, " ", null, 4, 30, 60, 1, 100, 1000);
     assertThatThrownBy(() -> LlmClients.forSettings(noModel))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("llm.model: empty, expected the path of a model directory for backend djl");
+        .hasMessageContaining(
+            "llm.model: empty, expected the path of a model directory for backend djl");
   }
 
   /** ':' ' ' h i '\n' U s e r ':' … : greets, then starts writing the user's next turn. */

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 
 class ExtractiveClientTest {
   private static final ExtractiveClient CLIENT =
-      new ExtractiveClient(new LlmSettings("extractive", null, "extractive", null, 4, 30, 60, 1, 100, 1000));
+      new ExtractiveClient(
+          new LlmSettings("extractive", null, "extractive", null, 4, 30, 60, 1, 100, 1000));
   private static final List<QualityDocuments.Doc> DOCS = QualityDocuments.load();
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -36,8 +37,10 @@ class ExtractiveClientTest {
   }
 
   private static ChatResponse complete(Map<String, String> task, GenerationParams params) {
-    List<ChatMessage> messages = List.of(new ChatMessage("system", "You are precise."),
-        new ChatMessage("user", "Document:\n" + task.get("document")));
+    List<ChatMessage> messages =
+        List.of(
+            new ChatMessage("system", "You are precise."),
+            new ChatMessage("user", "Document:\n" + task.get("document")));
     try {
       return CLIENT.complete(new ChatRequest("extractive", messages, params, task)).get();
     } catch (InterruptedException | ExecutionException e) {
@@ -87,7 +90,8 @@ class ExtractiveClientTest {
       assertThat(response.finishReason()).isEqualTo("stop");
       assertThat(response.attempts()).isEqualTo(1);
       assertThat(response.promptTokens()).isGreaterThan(doc.article().split("\\s+").length - 5);
-      assertThat(response.completionTokens()).isEqualTo(response.text().trim().split("\\s+").length);
+      assertThat(response.completionTokens())
+          .isEqualTo(response.text().trim().split("\\s+").length);
     }
   }
 
@@ -106,9 +110,11 @@ class ExtractiveClientTest {
 
   @Test
   void aShortDocumentGivesFewerPairsAndWhQuestionsWherePatternsFit() {
-    String document = "Ada Lovelace was born in 1815. She wrote the first published algorithm for a machine."
-        + " The Analytical Engine was a mechanical computer designed by Charles Babbage in London.";
-    Map<String, String> task = Map.of("task", "qa", "document", document, "title", "Ada", "n", "50");
+    String document =
+        "Ada Lovelace was born in 1815. She wrote the first published algorithm for a machine."
+            + " The Analytical Engine was a mechanical computer designed by Charles Babbage in London.";
+    Map<String, String> task =
+        Map.of("task", "qa", "document", document, "title", "Ada", "n", "50");
     List<QaPair> pairs = QaPairsParser.parse(complete(task, params(1, 1)).text()).values();
     assertThat(pairs).isNotEmpty().hasSizeLessThan(50);
     for (QaPair pair : pairs) {
@@ -118,27 +124,39 @@ class ExtractiveClientTest {
     for (long seed = 0; seed < 20; seed++) {
       all.addAll(QaPairsParser.parse(complete(task, params(seed, 1)).text()).values());
     }
-    assertThat(all).contains(new QaPair("When was Ada Lovelace born?", "1815"),
-        new QaPair("What was the Analytical Engine?", "a mechanical computer designed by Charles Babbage in London"));
+    assertThat(all)
+        .contains(
+            new QaPair("When was Ada Lovelace born?", "1815"),
+            new QaPair(
+                "What was the Analytical Engine?",
+                "a mechanical computer designed by Charles Babbage in London"));
   }
 
   @Test
   void entitiesArePlausibleNames() {
     QualityDocuments.Doc doc = DOCS.get(0);
-    ChatResponse response = complete(task(GenerationTask.ENTITIES, doc, "max_entities", "10"), params(1, 1));
+    ChatResponse response =
+        complete(task(GenerationTask.ENTITIES, doc, "max_entities", "10"), params(1, 1));
     ParseResult<String> parsed = EntityListParser.parse(response.text());
     assertThat(parsed.problems()).isEmpty();
-    assertThat(parsed.values()).hasSizeBetween(5, 10).contains("Korvin", "Tr'en", "Ruler")
+    assertThat(parsed.values())
+        .hasSizeBetween(5, 10)
+        .contains("Korvin", "Tr'en", "Ruler")
         .doesNotContain("The", "He", "But", "Then", "I");
     for (String entity : parsed.values()) {
       assertThat(occurrences(doc.article(), entity)).as(entity).isGreaterThanOrEqualTo(1);
     }
     assertThat(occurrences(doc.article(), parsed.values().get(0))).isGreaterThanOrEqualTo(3);
     for (QualityDocuments.Doc other : DOCS) {
-      List<String> names = EntityListParser.parse(
-          complete(task(GenerationTask.ENTITIES, other, "max_entities", "5"), params(1, 1)).text()).values();
+      List<String> names =
+          EntityListParser.parse(
+                  complete(task(GenerationTask.ENTITIES, other, "max_entities", "5"), params(1, 1))
+                      .text())
+              .values();
       assertThat(names).hasSize(5);
-      assertThat(names.stream().anyMatch(n -> occurrences(other.article(), n) >= 3)).as(other.title()).isTrue();
+      assertThat(names.stream().anyMatch(n -> occurrences(other.article(), n) >= 3))
+          .as(other.title())
+          .isTrue();
     }
   }
 
@@ -146,37 +164,60 @@ class ExtractiveClientTest {
   void entityDocumentsAreDocumentSentencesAboutTheEntities() {
     QualityDocuments.Doc doc = DOCS.get(0);
     Set<String> source = documentSentences(doc.article());
-    for (String entities : List.of("[\"Didyak\"]", "[\"Korvin\", \"Ruler\"]", "[\"Earth\", \"Tr'en\", \"Korvin\"]")) {
-      String output = complete(task(GenerationTask.ENTITY_DOC, doc, "entities", entities), params(1, 1)).text();
+    for (String entities :
+        List.of("[\"Didyak\"]", "[\"Korvin\", \"Ruler\"]", "[\"Earth\", \"Tr'en\", \"Korvin\"]")) {
+      String output =
+          complete(task(GenerationTask.ENTITY_DOC, doc, "entities", entities), params(1, 1)).text();
       List<String> names = EntityListParser.parse(entities).values();
       assertThat(output).startsWith("Entities: " + String.join("; ", names) + "\n\n");
       List<String> sentences = bodySentences(output);
       assertThat(sentences).isNotEmpty();
       for (String sentence : sentences) {
         assertThat(source).as(sentence).contains(sentence);
-        assertThat(names.stream().anyMatch(name -> Entities.mentions(sentence, name))).as(sentence).isTrue();
+        assertThat(names.stream().anyMatch(name -> Entities.mentions(sentence, name)))
+            .as(sentence)
+            .isTrue();
       }
       assertThat(TextOutputParser.parse(output).values()).containsExactly(output.strip());
     }
-    String pair = complete(task(GenerationTask.ENTITY_DOC, doc, "entities", "[\"Korvin\", \"Ruler\"]"), params(1, 1)).text();
+    String pair =
+        complete(
+                task(GenerationTask.ENTITY_DOC, doc, "entities", "[\"Korvin\", \"Ruler\"]"),
+                params(1, 1))
+            .text();
     String firstSentence = bodySentences(pair).get(0);
-    assertThat(Entities.mentions(firstSentence, "Korvin") && Entities.mentions(firstSentence, "Ruler")).isTrue();
+    assertThat(
+            Entities.mentions(firstSentence, "Korvin") && Entities.mentions(firstSentence, "Ruler"))
+        .isTrue();
   }
 
   @Test
   void focalRewriteHoldsTheSentenceThatAnswersAClozeQuestion() {
     for (QualityDocuments.Doc doc : DOCS) {
-      List<QaPair> pairs = QaPairsParser.parse(complete(task(GenerationTask.QA, doc, "n", "6"), params(3, 1)).text()).values();
-      QaPair cloze = pairs.stream().filter(p -> p.question().startsWith("Fill in the blank: ")).findFirst().orElseThrow();
-      String sentence = cloze.question().substring("Fill in the blank: ".length()).replace("____", cloze.answer());
+      List<QaPair> pairs =
+          QaPairsParser.parse(complete(task(GenerationTask.QA, doc, "n", "6"), params(3, 1)).text())
+              .values();
+      QaPair cloze =
+          pairs.stream()
+              .filter(p -> p.question().startsWith("Fill in the blank: "))
+              .findFirst()
+              .orElseThrow();
+      String sentence =
+          cloze
+              .question()
+              .substring("Fill in the blank: ".length())
+              .replace("____", cloze.answer());
       String questions;
       try {
         questions = JSON.writeValueAsString(List.of(cloze.question(), doc.questions().get(0)));
       } catch (Exception e) {
         throw new AssertionError(e);
       }
-      String output = complete(task(GenerationTask.FOCAL, doc, "questions", questions), params(1, 1)).text();
-      assertThat(output).startsWith("(extractive focal rewrite for 2 question(s))\n\n").contains(sentence);
+      String output =
+          complete(task(GenerationTask.FOCAL, doc, "questions", questions), params(1, 1)).text();
+      assertThat(output)
+          .startsWith("(extractive focal rewrite for 2 question(s))\n\n")
+          .contains(sentence);
       Set<String> source = documentSentences(doc.article());
       for (String text : bodySentences(output)) {
         assertThat(source).as(text).contains(text);
@@ -192,7 +233,8 @@ class ExtractiveClientTest {
     String normalizedDoc = Sentences.normalize(doc.article()).toLowerCase();
     Map<String, String> outputs = new HashMap<>();
     for (String style : GenerationTask.STYLES) {
-      String output = complete(task(GenerationTask.REPHRASE, doc, "style", style), params(1, 1)).text();
+      String output =
+          complete(task(GenerationTask.REPHRASE, doc, "style", style), params(1, 1)).text();
       outputs.put(style, output);
       assertThat(output).contains("(extractive rephrase: " + style + ")");
       assertThat(TextOutputParser.parse(output).ok()).isTrue();
@@ -206,13 +248,17 @@ class ExtractiveClientTest {
     assertThat(terse).isBetween(source.size() / 4, source.size() / 2);
 
     String encyclopedic = outputs.get("encyclopedic");
-    assertThat(encyclopedic).startsWith(Sentences.normalize(doc.title()) + "\n(extractive rephrase: encyclopedic)\n\n");
-    for (String paragraph : encyclopedic.substring(encyclopedic.indexOf("\n\n") + 2).split("\n\n")) {
+    assertThat(encyclopedic)
+        .startsWith(Sentences.normalize(doc.title()) + "\n(extractive rephrase: encyclopedic)\n\n");
+    for (String paragraph :
+        encyclopedic.substring(encyclopedic.indexOf("\n\n") + 2).split("\n\n")) {
       String heading = paragraph.substring(0, paragraph.indexOf('\n'));
       for (Sentence sentence : Sentences.split(paragraph.substring(paragraph.indexOf('\n') + 1))) {
         assertThat(source).as(sentence.text()).contains(sentence.text());
         if (!heading.equals("Other details")) {
-          assertThat(Entities.mentions(sentence.text(), heading)).as(heading + ": " + sentence.text()).isTrue();
+          assertThat(Entities.mentions(sentence.text(), heading))
+              .as(heading + ": " + sentence.text())
+              .isTrue();
         }
       }
     }
@@ -228,21 +274,26 @@ class ExtractiveClientTest {
     }
     assertThat(turns).isGreaterThan(100);
 
-    for (Sentence sentence : Sentences.split(outputs.get("simple").substring(outputs.get("simple").indexOf("\n\n")))) {
-      String piece = sentence.text().replaceFirst("^This ", "").replaceFirst("[.]$", "").toLowerCase();
+    for (Sentence sentence :
+        Sentences.split(outputs.get("simple").substring(outputs.get("simple").indexOf("\n\n")))) {
+      String piece =
+          sentence.text().replaceFirst("^This ", "").replaceFirst("[.]$", "").toLowerCase();
       assertThat(normalizedDoc.contains(piece)).as(sentence.text()).isTrue();
     }
   }
 
   @Test
   void simplifySplitsLongSentencesAtSemicolonsAndClosingWhichClauses() {
-    String text = "The cell had been put together more efficiently than any he had seen before that day; the Tr'en were"
-        + " an efficient people, which everybody in the Comity of Planets knew well";
-    assertThat(ExtractiveRephrase.simplify(text)).containsExactly(
-        "The cell had been put together more efficiently than any he had seen before that day.",
-        "The Tr'en were an efficient people.",
-        "This everybody in the Comity of Planets knew well.");
-    assertThat(ExtractiveRephrase.simplify("Short, which stays.")).containsExactly("Short, which stays.");
+    String text =
+        "The cell had been put together more efficiently than any he had seen before that day; the Tr'en were"
+            + " an efficient people, which everybody in the Comity of Planets knew well";
+    assertThat(ExtractiveRephrase.simplify(text))
+        .containsExactly(
+            "The cell had been put together more efficiently than any he had seen before that day.",
+            "The Tr'en were an efficient people.",
+            "This everybody in the Comity of Planets knew well.");
+    assertThat(ExtractiveRephrase.simplify("Short, which stays."))
+        .containsExactly("Short, which stays.");
   }
 
   @Test
@@ -261,8 +312,12 @@ class ExtractiveClientTest {
   void badTaskInputsFailTheFutureNamingTheVariable() {
     QualityDocuments.Doc doc = DOCS.get(0);
     assertFails(task(GenerationTask.QA, doc, "n", "many"), "n: got many");
-    assertFails(task(GenerationTask.ENTITY_DOC, doc, "entities", "[\"a\",\"b\",\"c\",\"d\"]"), "entities: got");
-    assertFails(task(GenerationTask.ENTITY_DOC, doc, "entities", "[\"Zyxwvut\"]"), "no sentence of the document mentions");
+    assertFails(
+        task(GenerationTask.ENTITY_DOC, doc, "entities", "[\"a\",\"b\",\"c\",\"d\"]"),
+        "entities: got");
+    assertFails(
+        task(GenerationTask.ENTITY_DOC, doc, "entities", "[\"Zyxwvut\"]"),
+        "no sentence of the document mentions");
     assertFails(task(GenerationTask.REPHRASE, doc, "style", "poetic"), "style: got poetic");
     assertFails(task("summarize", doc), "task: got summarize");
     assertFails(Map.of("task", "focal", "questions", "[\"q\"]"), "document: missing");
@@ -270,9 +325,12 @@ class ExtractiveClientTest {
   }
 
   private static void assertFails(Map<String, String> task, String message) {
-    assertThatThrownBy(() -> CLIENT.complete(new ChatRequest("m", List.of(), params(1, 1), task)).get())
+    assertThatThrownBy(
+            () -> CLIENT.complete(new ChatRequest("m", List.of(), params(1, 1), task)).get())
         .isInstanceOf(ExecutionException.class)
-        .cause().isInstanceOf(LlmCallException.class).hasMessageContaining(message);
+        .cause()
+        .isInstanceOf(LlmCallException.class)
+        .hasMessageContaining(message);
   }
 
   private static int occurrences(String text, String needle) {

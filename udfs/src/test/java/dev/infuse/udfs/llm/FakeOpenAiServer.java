@@ -59,9 +59,22 @@ public final class FakeOpenAiServer implements AutoCloseable {
   public static final String PATH = "/v1/chat/completions";
 
   private static final Set<String> ROLES = Set.of("system", "user", "assistant");
-  private static final Set<String> FIELDS = Set.of("model", "messages", "max_tokens", "max_completion_tokens",
-      "temperature", "top_p", "n", "stop", "seed", "response_format", "stream", "user", "presence_penalty",
-      "frequency_penalty");
+  private static final Set<String> FIELDS =
+      Set.of(
+          "model",
+          "messages",
+          "max_tokens",
+          "max_completion_tokens",
+          "temperature",
+          "top_p",
+          "n",
+          "stop",
+          "seed",
+          "response_format",
+          "stream",
+          "user",
+          "presence_penalty",
+          "frequency_penalty");
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
@@ -90,14 +103,23 @@ public final class FakeOpenAiServer implements AutoCloseable {
    *
    * @param json the parsed body, null when it is not JSON
    */
-  public record Received(String method, String path, String authorization, String contentType, String body, JsonNode json) {
+  public record Received(
+      String method,
+      String path,
+      String authorization,
+      String contentType,
+      String body,
+      JsonNode json) {
     /** The content of the last user message, or null when there is none. */
     public String lastUserMessage() {
       return FakeOpenAiServer.lastUserMessage(json);
     }
   }
 
-  /** Which requests fail, and how. Rules are checked in order: {@code failWhen}, {@code failFirst}, rate. */
+  /**
+   * Which requests fail, and how. Rules are checked in order: {@code failWhen}, {@code failFirst},
+   * rate.
+   */
   public static final class FaultPlan {
     private final ArrayDeque<Fault> first = new ArrayDeque<>();
     private final List<Map.Entry<Predicate<JsonNode>, Fault>> when = new CopyOnWriteArrayList<>();
@@ -117,9 +139,13 @@ public final class FakeOpenAiServer implements AutoCloseable {
       return this;
     }
 
-    /** Every valid request whose body matches gets {@code fault}, for as long as the server runs. */
+    /**
+     * Every valid request whose body matches gets {@code fault}, for as long as the server runs.
+     */
     public FaultPlan failWhen(Predicate<JsonNode> request, Fault fault) {
-      when.add(Map.entry(Objects.requireNonNull(request, "request"), Objects.requireNonNull(fault, "fault")));
+      when.add(
+          Map.entry(
+              Objects.requireNonNull(request, "request"), Objects.requireNonNull(fault, "fault")));
       return this;
     }
 
@@ -128,7 +154,10 @@ public final class FakeOpenAiServer implements AutoCloseable {
       return failWhen(json -> content.equals(lastUserMessage(json)), fault);
     }
 
-    /** Each other valid request gets {@code fault} with probability {@code rate}, drawn from a seeded RNG. */
+    /**
+     * Each other valid request gets {@code fault} with probability {@code rate}, drawn from a
+     * seeded RNG.
+     */
     public synchronized FaultPlan rate(double rate, long seed, Fault fault) {
       if (rate < 0 || rate > 1) {
         throw new IllegalArgumentException("rate must be in [0, 1], got " + rate);
@@ -139,7 +168,10 @@ public final class FakeOpenAiServer implements AutoCloseable {
       return this;
     }
 
-    /** The {@code Retry-After} value sent with 429 and 503: seconds or an HTTP-date; null sends none. */
+    /**
+     * The {@code Retry-After} value sent with 429 and 503: seconds or an HTTP-date; null sends
+     * none.
+     */
     public FaultPlan retryAfter(String value) {
       this.retryAfter = value;
       return this;
@@ -181,7 +213,8 @@ public final class FakeOpenAiServer implements AutoCloseable {
 
   static {
     // The JDK server writes headers and body separately; with Nagle's algorithm on, the body then
-    // waits for the client's delayed ACK, some 40 ms a request. Read once, when the server first loads.
+    // waits for the client's delayed ACK, some 40 ms a request. Read once, when the server first
+    // loads.
     if (System.getProperty("sun.net.httpserver.nodelay") == null) {
       System.setProperty("sun.net.httpserver.nodelay", "true");
     }
@@ -207,11 +240,13 @@ public final class FakeOpenAiServer implements AutoCloseable {
     AtomicInteger count = new AtomicInteger();
     // One thread per open exchange, without a cap: hung requests hold theirs until close(), and a
     // test may hang hundreds while 256 or more others are answered.
-    threads = Executors.newCachedThreadPool(runnable -> {
-      Thread thread = new Thread(runnable, "fake-openai-" + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    });
+    threads =
+        Executors.newCachedThreadPool(
+            runnable -> {
+              Thread thread = new Thread(runnable, "fake-openai-" + count.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
     try {
       server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
     } catch (IOException e) {
@@ -255,8 +290,8 @@ public final class FakeOpenAiServer implements AutoCloseable {
   }
 
   /**
-   * What each choice says, given the request body. The default is {@code "echo: "} and the first 200
-   * characters of the last user message.
+   * What each choice says, given the request body. The default is {@code "echo: "} and the first
+   * 200 characters of the last user message.
    */
   public FakeOpenAiServer setResponder(Function<JsonNode, String> responder) {
     this.responder = Objects.requireNonNull(responder, "responder");
@@ -356,14 +391,20 @@ public final class FakeOpenAiServer implements AutoCloseable {
         return;
       }
       if (!"POST".equals(method)) {
-        call.error(405, "invalid_request_error", "Method " + method + " is not allowed; use POST", null);
+        call.error(
+            405, "invalid_request_error", "Method " + method + " is not allowed; use POST", null);
         return;
       }
       String key = apiKey;
       if (key != null && !("Bearer " + key).equals(authorization)) {
         // Echoes what it got, as some servers do, so tests can check that clients redact it.
-        call.error(401, "invalid_request_error", authorization == null
-            ? "You didn't provide an API key." : "Incorrect API key provided: " + authorization, "invalid_api_key");
+        call.error(
+            401,
+            "invalid_request_error",
+            authorization == null
+                ? "You didn't provide an API key."
+                : "Incorrect API key provided: " + authorization,
+            "invalid_api_key");
         return;
       }
       String invalid = validate(contentType, json);
@@ -396,27 +437,37 @@ public final class FakeOpenAiServer implements AutoCloseable {
     }
   }
 
-  private void inject(Call call, Fault fault, JsonNode json) throws IOException, InterruptedException {
+  private void inject(Call call, Fault fault, JsonNode json)
+      throws IOException, InterruptedException {
     String retryAfter = faults.retryAfter;
-    Map<String, String> retryHeader = retryAfter == null ? Map.of() : Map.of("Retry-After", retryAfter);
+    Map<String, String> retryHeader =
+        retryAfter == null ? Map.of() : Map.of("Retry-After", retryAfter);
     switch (fault) {
-      case RATE_LIMIT -> call.error(429, "rate_limit_error", "Rate limit reached; try again later.", null, retryHeader);
-      case SERVER_ERROR -> call.error(500, "server_error", "The server had an error processing your request.", null);
-      case UNAVAILABLE -> call.error(503, "server_error", "The engine is currently overloaded.", null, retryHeader);
+      case RATE_LIMIT ->
+          call.error(
+              429, "rate_limit_error", "Rate limit reached; try again later.", null, retryHeader);
+      case SERVER_ERROR ->
+          call.error(500, "server_error", "The server had an error processing your request.", null);
+      case UNAVAILABLE ->
+          call.error(503, "server_error", "The engine is currently overloaded.", null, retryHeader);
       case BAD_REQUEST -> call.error(400, "invalid_request_error", "Injected bad request.", null);
       case HANG -> {
         call.leave();
         closing.await(10, TimeUnit.MINUTES);
       }
       case TRUNCATED_BODY -> call.sendTruncated(JSON.writeValueAsBytes(completion(json)));
-      case INVALID_JSON -> call.send(200, Map.of(), "{\"choices\": [ not json".getBytes(StandardCharsets.UTF_8));
+      case INVALID_JSON ->
+          call.send(200, Map.of(), "{\"choices\": [ not json".getBytes(StandardCharsets.UTF_8));
       case DROP_CONNECTION -> call.leave();
     }
   }
 
   private ObjectNode completion(JsonNode request) {
     String text = responder.apply(request);
-    int maxTokens = request.path("max_tokens").asInt(request.path("max_completion_tokens").asInt(Integer.MAX_VALUE));
+    int maxTokens =
+        request
+            .path("max_tokens")
+            .asInt(request.path("max_completion_tokens").asInt(Integer.MAX_VALUE));
     String finishReason = "stop";
     List<String> tokens = words(text);
     if (tokens.size() > maxTokens) {
@@ -429,18 +480,20 @@ public final class FakeOpenAiServer implements AutoCloseable {
     for (JsonNode message : request.get("messages")) {
       promptTokens += words(message.get("content").asText()).size();
     }
-    ObjectNode response = JSON.createObjectNode()
-        .put("id", "chatcmpl-fake-" + completionIds.incrementAndGet())
-        .put("object", "chat.completion")
-        .put("created", 0)
-        .put("model", request.get("model").asText());
+    ObjectNode response =
+        JSON.createObjectNode()
+            .put("id", "chatcmpl-fake-" + completionIds.incrementAndGet())
+            .put("object", "chat.completion")
+            .put("created", 0)
+            .put("model", request.get("model").asText());
     ArrayNode choices = response.putArray("choices");
     for (int i = 0; i < n; i++) {
       ObjectNode choice = choices.addObject().put("index", i);
       choice.putObject("message").put("role", "assistant").put("content", text);
       choice.put("finish_reason", finishReason);
     }
-    response.putObject("usage")
+    response
+        .putObject("usage")
         .put("prompt_tokens", promptTokens)
         .put("completion_tokens", tokens.size() * n)
         .put("total_tokens", promptTokens + tokens.size() * n);
@@ -456,7 +509,11 @@ public final class FakeOpenAiServer implements AutoCloseable {
   /** Why the request is invalid, in OpenAI's words where it has them; null when it is valid. */
   static String validate(String contentType, JsonNode json) {
     if (contentType == null
-        || !contentType.toLowerCase(Locale.ROOT).split(";", 2)[0].strip().equals("application/json")) {
+        || !contentType
+            .toLowerCase(Locale.ROOT)
+            .split(";", 2)[0]
+            .strip()
+            .equals("application/json")) {
       return "Content-Type must be application/json, got " + contentType;
     }
     if (json == null) {
@@ -485,17 +542,18 @@ public final class FakeOpenAiServer implements AutoCloseable {
         return "messages[" + i + "]: " + problem;
       }
     }
-    String problem = firstNonNull(
-        integer(json, "max_tokens", 1, Long.MAX_VALUE),
-        integer(json, "max_completion_tokens", 1, Long.MAX_VALUE),
-        integer(json, "n", 1, 128),
-        integer(json, "seed", Long.MIN_VALUE, Long.MAX_VALUE),
-        number(json, "temperature", 0, 2),
-        number(json, "top_p", 0, 1),
-        number(json, "presence_penalty", -2, 2),
-        number(json, "frequency_penalty", -2, 2),
-        stop(json.get("stop")),
-        responseFormat(json.get("response_format")));
+    String problem =
+        firstNonNull(
+            integer(json, "max_tokens", 1, Long.MAX_VALUE),
+            integer(json, "max_completion_tokens", 1, Long.MAX_VALUE),
+            integer(json, "n", 1, 128),
+            integer(json, "seed", Long.MIN_VALUE, Long.MAX_VALUE),
+            number(json, "temperature", 0, 2),
+            number(json, "top_p", 0, 1),
+            number(json, "presence_penalty", -2, 2),
+            number(json, "frequency_penalty", -2, 2),
+            stop(json.get("stop")),
+            responseFormat(json.get("response_format")));
     if (problem != null) {
       return problem;
     }
@@ -538,7 +596,9 @@ public final class FakeOpenAiServer implements AutoCloseable {
       return "'" + field + "' must be an integer, got " + value;
     }
     long number = value.asLong();
-    return number < min || number > max ? "'" + field + "' must be in [" + min + ", " + max + "], got " + number : null;
+    return number < min || number > max
+        ? "'" + field + "' must be in [" + min + ", " + max + "], got " + number
+        : null;
   }
 
   private static String number(JsonNode json, String field, double min, double max) {
@@ -550,7 +610,9 @@ public final class FakeOpenAiServer implements AutoCloseable {
       return "'" + field + "' must be a number, got " + value;
     }
     double number = value.asDouble();
-    return number < min || number > max ? "'" + field + "' must be in [" + min + ", " + max + "], got " + number : null;
+    return number < min || number > max
+        ? "'" + field + "' must be in [" + min + ", " + max + "], got " + number
+        : null;
   }
 
   private static String stop(JsonNode stop) {
@@ -644,9 +706,14 @@ public final class FakeOpenAiServer implements AutoCloseable {
       error(status, type, message, code, Map.of());
     }
 
-    void error(int status, String type, String message, String code, Map<String, String> headers) throws IOException {
+    void error(int status, String type, String message, String code, Map<String, String> headers)
+        throws IOException {
       ObjectNode body = JSON.createObjectNode();
-      body.putObject("error").put("message", message).put("type", type).putNull("param").put("code", code);
+      body.putObject("error")
+          .put("message", message)
+          .put("type", type)
+          .putNull("param")
+          .put("code", code);
       send(status, headers, JSON.writeValueAsBytes(body));
     }
 
@@ -660,7 +727,9 @@ public final class FakeOpenAiServer implements AutoCloseable {
       }
     }
 
-    /** Promises all of {@code body} and sends half; closing the exchange then drops the connection. */
+    /**
+     * Promises all of {@code body} and sends half; closing the exchange then drops the connection.
+     */
     void sendTruncated(byte[] body) throws IOException {
       leave();
       exchange.getResponseHeaders().set("Content-Type", "application/json");

@@ -28,7 +28,8 @@ class FakeOpenAiServerTest {
           + "{\"role\":\"user\",\"content\":\"hello there world\"}],\"max_tokens\":16,\"temperature\":0,\"seed\":3}";
 
   private final FakeOpenAiServer server = FakeOpenAiServer.start();
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
   @AfterEach
   void close() {
@@ -63,19 +64,20 @@ class FakeOpenAiServerTest {
 
   @Test
   void rejectsMalformedRequestsWithAnOpenAiStyleError() throws Exception {
-    List<String> invalid = List.of(
-        "{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}",
-        "{\"model\":\"\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}",
-        "{\"model\":\"m\",\"messages\":[]}",
-        "{\"model\":\"m\",\"messages\":[{\"role\":\"robot\",\"content\":\"x\"}]}",
-        "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":42}]}",
-        "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"max_tokens\":\"16\"}",
-        "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"temperature\":\"hot\"}",
-        "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"seed\":1.5}",
-        "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"maxTokens\":16}",
-        "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"response_format\":{\"type\":\"xml\"}}",
-        "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]} trailing",
-        "not json at all");
+    List<String> invalid =
+        List.of(
+            "{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}",
+            "{\"model\":\"\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}",
+            "{\"model\":\"m\",\"messages\":[]}",
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"robot\",\"content\":\"x\"}]}",
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":42}]}",
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"max_tokens\":\"16\"}",
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"temperature\":\"hot\"}",
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"seed\":1.5}",
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"maxTokens\":16}",
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"response_format\":{\"type\":\"xml\"}}",
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]} trailing",
+            "not json at all");
     for (String body : invalid) {
       HttpResponse<String> response = post(body);
       assertThat(response.statusCode()).as(body).isEqualTo(400);
@@ -89,14 +91,26 @@ class FakeOpenAiServerTest {
 
   @Test
   void rejectsTheWrongContentTypeMethodAndPath() throws Exception {
-    HttpResponse<String> text = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/chat/completions"))
-        .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString(VALID)).build(),
-        HttpResponse.BodyHandlers.ofString());
-    HttpResponse<String> get = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/chat/completions"))
-        .GET().build(), HttpResponse.BodyHandlers.ofString());
-    HttpResponse<String> path = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/completions"))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(VALID)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> text =
+        http.send(
+            HttpRequest.newBuilder(URI.create(server.baseUrl() + "/chat/completions"))
+                .header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString(VALID))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> get =
+        http.send(
+            HttpRequest.newBuilder(URI.create(server.baseUrl() + "/chat/completions"))
+                .GET()
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> path =
+        http.send(
+            HttpRequest.newBuilder(URI.create(server.baseUrl() + "/completions"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(VALID))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
 
     assertThat(text.statusCode()).isEqualTo(400);
     assertThat(get.statusCode()).isEqualTo(405);
@@ -108,8 +122,10 @@ class FakeOpenAiServerTest {
     server.requireApiKey("sk-test");
 
     assertThat(post(VALID).statusCode()).isEqualTo(401);
-    HttpResponse<String> authorised = http.send(request(VALID).header("Authorization", "Bearer sk-test").build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> authorised =
+        http.send(
+            request(VALID).header("Authorization", "Bearer sk-test").build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(authorised.statusCode()).isEqualTo(200);
     assertThat(server.lastReceived().authorization()).isEqualTo("Bearer sk-test");
   }
@@ -135,8 +151,13 @@ class FakeOpenAiServerTest {
 
   @Test
   void failFirstInjectsFaultsInOrderThenAnswers() throws Exception {
-    server.faults().failFirst(1, Fault.RATE_LIMIT).failFirst(1, Fault.UNAVAILABLE).failFirst(1, Fault.SERVER_ERROR)
-        .failFirst(1, Fault.BAD_REQUEST).failFirst(1, Fault.INVALID_JSON);
+    server
+        .faults()
+        .failFirst(1, Fault.RATE_LIMIT)
+        .failFirst(1, Fault.UNAVAILABLE)
+        .failFirst(1, Fault.SERVER_ERROR)
+        .failFirst(1, Fault.BAD_REQUEST)
+        .failFirst(1, Fault.INVALID_JSON);
 
     HttpResponse<String> limited = post(VALID);
     HttpResponse<String> unavailable = post(VALID);
@@ -190,12 +211,18 @@ class FakeOpenAiServerTest {
   @Test
   void serves256ConcurrentConnections() throws Exception {
     server.setLatencyMillis(800);
-    LlmSettings settings = new LlmSettings("openai", server.baseUrl(), "m", null, 256, 10, 30, 1, 10, 100);
+    LlmSettings settings =
+        new LlmSettings("openai", server.baseUrl(), "m", null, 256, 10, 30, 1, 10, 100);
     try (OpenAiClient client = new OpenAiClient(settings)) {
       List<CompletableFuture<ChatResponse>> futures = new ArrayList<>();
       for (int i = 0; i < 256; i++) {
-        futures.add(client.complete(new ChatRequest("m", List.of(new ChatMessage("user", "c" + i)),
-            new GenerationParams(8, 0, 1, 1, List.of(), null, false, null), Map.of())));
+        futures.add(
+            client.complete(
+                new ChatRequest(
+                    "m",
+                    List.of(new ChatMessage("user", "c" + i)),
+                    new GenerationParams(8, 0, 1, 1, List.of(), null, false, null),
+                    Map.of())));
       }
       CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
     }

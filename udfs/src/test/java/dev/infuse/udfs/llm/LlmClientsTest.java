@@ -39,8 +39,10 @@ class LlmClientsTest {
 
   @Test
   void registersABackendByClassNameOnlyWhenTheClassIsPresent() {
-    assertThat(LlmClients.registerByClassName("stub-by-class", StubClient.class.getName())).isTrue();
-    assertThat(LlmClients.registerByClassName("absent", "dev.infuse.udfs.llm.NoSuchClient")).isFalse();
+    assertThat(LlmClients.registerByClassName("stub-by-class", StubClient.class.getName()))
+        .isTrue();
+    assertThat(LlmClients.registerByClassName("absent", "dev.infuse.udfs.llm.NoSuchClient"))
+        .isFalse();
 
     assertThat(LlmClients.backends()).contains("stub-by-class").doesNotContain("absent");
     LlmClient client = LlmClients.forSettings(settings("stub-by-class", 1));
@@ -59,15 +61,28 @@ class LlmClientsTest {
 
   @Test
   void aFactoryThatFailsCachesNothing() {
-    LlmSettings missingKey = new LlmSettings("openai", "http://127.0.0.1:9/v1", "m", "INFUSE_SURELY_UNSET_VARIABLE_42",
-        1, 1, 1, 1, 1, 1);
+    LlmSettings missingKey =
+        new LlmSettings(
+            "openai",
+            "http://127.0.0.1:9/v1",
+            "m",
+            "INFUSE_SURELY_UNSET_VARIABLE_42",
+            1,
+            1,
+            1,
+            1,
+            1,
+            1);
 
-    assertThatThrownBy(() -> LlmClients.forSettings(missingKey)).hasMessageContaining("INFUSE_SURELY_UNSET_VARIABLE_42");
-    assertThatThrownBy(() -> LlmClients.forSettings(missingKey)).hasMessageContaining("INFUSE_SURELY_UNSET_VARIABLE_42");
+    assertThatThrownBy(() -> LlmClients.forSettings(missingKey))
+        .hasMessageContaining("INFUSE_SURELY_UNSET_VARIABLE_42");
+    assertThatThrownBy(() -> LlmClients.forSettings(missingKey))
+        .hasMessageContaining("INFUSE_SURELY_UNSET_VARIABLE_42");
   }
 
   private static LlmSettings settings(String backend, int maxConcurrency) {
-    return new LlmSettings(backend, "http://127.0.0.1:9/v1", "m", null, maxConcurrency, 5, 10, 3, 10, 100);
+    return new LlmSettings(
+        backend, "http://127.0.0.1:9/v1", "m", null, maxConcurrency, 5, 10, 3, 10, 100);
   }
 
   /** A backend for registration tests. */

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 class OpenAiClientTest {
   private static final String KEY = "sk-test-5ecret-value";
-  private static final Function<String, String> ENV = name -> name.equals("INFUSE_TEST_OPENAI_KEY") ? KEY : null;
+  private static final Function<String, String> ENV =
+      name -> name.equals("INFUSE_TEST_OPENAI_KEY") ? KEY : null;
 
   private final FakeOpenAiServer server = FakeOpenAiServer.start();
   private final List<OpenAiClient> clients = new ArrayList<>();
@@ -48,7 +49,8 @@ class OpenAiClientTest {
   @Test
   void sendsTheOpenAiWireFormat() throws Exception {
     OpenAiClient client = client(settings(4, 5, 10, 3));
-    GenerationParams params = new GenerationParams(32, 0.5, 0.9, 2, List.of("END"), 42L, true, null);
+    GenerationParams params =
+        new GenerationParams(32, 0.5, 0.9, 2, List.of("END"), 42L, true, null);
 
     ChatResponse response = client.complete(request("hi", params)).get(10, TimeUnit.SECONDS);
 
@@ -84,13 +86,15 @@ class OpenAiClientTest {
     assertThat(body.has("seed")).isFalse();
     assertThat(body.at("/response_format/type").asText()).isEqualTo("json_schema");
     assertThat(body.at("/response_format/json_schema/name").asText()).isEqualTo("output");
-    assertThat(body.at("/response_format/json_schema/schema/properties/answer/type").asText()).isEqualTo("string");
+    assertThat(body.at("/response_format/json_schema/schema/properties/answer/type").asText())
+        .isEqualTo("string");
   }
 
   @Test
   void anInvalidSchemaFailsWithoutARequest() {
     OpenAiClient client = client(settings(4, 5, 10, 3));
-    GenerationParams params = new GenerationParams(16, 0.0, 1.0, 1, List.of(), null, false, "{not json");
+    GenerationParams params =
+        new GenerationParams(16, 0.0, 1.0, 1, List.of(), null, false, "{not json");
 
     LlmCallException failure = failure(client.complete(request("hi", params)));
 
@@ -115,7 +119,11 @@ class OpenAiClientTest {
 
   @Test
   void retriesServerErrorsThenSucceeds() throws Exception {
-    server.faults().failFirst(1, Fault.SERVER_ERROR).failFirst(1, Fault.UNAVAILABLE).retryAfter(null);
+    server
+        .faults()
+        .failFirst(1, Fault.SERVER_ERROR)
+        .failFirst(1, Fault.UNAVAILABLE)
+        .retryAfter(null);
     OpenAiClient client = client(settings(4, 5, 10, 3));
 
     ChatResponse response = client.complete(request("flaky")).get(10, TimeUnit.SECONDS);
@@ -134,12 +142,16 @@ class OpenAiClientTest {
     ChatResponse response = client.complete(request("slow")).get(10, TimeUnit.SECONDS);
 
     assertThat(response.attempts()).isEqualTo(2);
-    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isGreaterThanOrEqualTo(950);
+    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+        .isGreaterThanOrEqualTo(950);
   }
 
   @Test
   void retriesTruncatedInvalidAndDroppedResponses() throws Exception {
-    server.faults().failFirst(1, Fault.TRUNCATED_BODY).failFirst(1, Fault.INVALID_JSON)
+    server
+        .faults()
+        .failFirst(1, Fault.TRUNCATED_BODY)
+        .failFirst(1, Fault.INVALID_JSON)
         .failFirst(1, Fault.DROP_CONNECTION);
     OpenAiClient client = client(settings(4, 5, 10, 4));
 
@@ -165,7 +177,8 @@ class OpenAiClientTest {
   @Test
   void aRequestTheServerRejectsFailsAtOnceQuotingItsError() {
     OpenAiClient client = client(settings(4, 5, 10, 3));
-    ChatRequest request = new ChatRequest("test-model", List.of(new ChatMessage("tool", "x")), params(), Map.of());
+    ChatRequest request =
+        new ChatRequest("test-model", List.of(new ChatMessage("tool", "x")), params(), Map.of());
 
     LlmCallException failure = failure(client.complete(request));
 
@@ -199,7 +212,8 @@ class OpenAiClientTest {
     assertThat(failure.attempts()).isEqualTo(1);
     assertThat(elapsedMillis).isBetween(900L, 5_000L);
     // The permit is free again: the next row is sent and answered.
-    assertThat(client.complete(request("next")).get(5, TimeUnit.SECONDS).text()).isEqualTo("echo: next");
+    assertThat(client.complete(request("next")).get(5, TimeUnit.SECONDS).text())
+        .isEqualTo("echo: next");
     assertThat(client.inFlight()).isZero();
   }
 
@@ -279,15 +293,17 @@ class OpenAiClientTest {
   @Test
   void rejectsUnusableSettings() {
     LlmSettings base = settings(4, 5, 10, 3);
-    List<LlmSettings> invalid = List.of(
-        new LlmSettings("openai", " ", "m", null, 4, 5, 10, 3, 10, 100),
-        new LlmSettings("openai", "ftp://host/v1", "m", null, 4, 5, 10, 3, 10, 100),
-        new LlmSettings("openai", base.baseUrl(), "m", null, 0, 5, 10, 3, 10, 100),
-        new LlmSettings("openai", base.baseUrl(), "m", null, 4, 0, 10, 3, 10, 100),
-        new LlmSettings("openai", base.baseUrl(), "m", null, 4, 5, 10, 0, 10, 100),
-        new LlmSettings("openai", base.baseUrl(), "m", null, 4, 5, 10, 3, 100, 10));
+    List<LlmSettings> invalid =
+        List.of(
+            new LlmSettings("openai", " ", "m", null, 4, 5, 10, 3, 10, 100),
+            new LlmSettings("openai", "ftp://host/v1", "m", null, 4, 5, 10, 3, 10, 100),
+            new LlmSettings("openai", base.baseUrl(), "m", null, 0, 5, 10, 3, 10, 100),
+            new LlmSettings("openai", base.baseUrl(), "m", null, 4, 0, 10, 3, 10, 100),
+            new LlmSettings("openai", base.baseUrl(), "m", null, 4, 5, 10, 0, 10, 100),
+            new LlmSettings("openai", base.baseUrl(), "m", null, 4, 5, 10, 3, 100, 10));
     for (LlmSettings settings : invalid) {
-      assertThatThrownBy(() -> new OpenAiClient(settings, ENV)).as(settings.toString())
+      assertThatThrownBy(() -> new OpenAiClient(settings, ENV))
+          .as(settings.toString())
           .isInstanceOf(IllegalArgumentException.class);
     }
   }
@@ -324,14 +340,33 @@ class OpenAiClientTest {
     return client;
   }
 
-  private LlmSettings settings(int maxConcurrency, int requestTimeoutSeconds, int rowTimeoutSeconds, int maxAttempts) {
-    return new LlmSettings("openai", server.baseUrl(), "test-model", null, maxConcurrency, requestTimeoutSeconds,
-        rowTimeoutSeconds, maxAttempts, 10, 100);
+  private LlmSettings settings(
+      int maxConcurrency, int requestTimeoutSeconds, int rowTimeoutSeconds, int maxAttempts) {
+    return new LlmSettings(
+        "openai",
+        server.baseUrl(),
+        "test-model",
+        null,
+        maxConcurrency,
+        requestTimeoutSeconds,
+        rowTimeoutSeconds,
+        maxAttempts,
+        10,
+        100);
   }
 
   private static LlmSettings withKeyEnv(LlmSettings s, String variable) {
-    return new LlmSettings(s.backend(), s.baseUrl(), s.model(), variable, s.maxConcurrency(), s.requestTimeoutSeconds(),
-        s.rowTimeoutSeconds(), s.maxAttempts(), s.initialBackoffMillis(), s.maxBackoffMillis());
+    return new LlmSettings(
+        s.backend(),
+        s.baseUrl(),
+        s.model(),
+        variable,
+        s.maxConcurrency(),
+        s.requestTimeoutSeconds(),
+        s.rowTimeoutSeconds(),
+        s.maxAttempts(),
+        s.initialBackoffMillis(),
+        s.maxBackoffMillis());
   }
 
   private static GenerationParams params() {
@@ -343,7 +378,10 @@ class OpenAiClientTest {
   }
 
   private static ChatRequest request(String user, GenerationParams params) {
-    return new ChatRequest("test-model",
-        List.of(new ChatMessage("system", "be brief"), new ChatMessage("user", user)), params, Map.of("task", "t"));
+    return new ChatRequest(
+        "test-model",
+        List.of(new ChatMessage("system", "be brief"), new ChatMessage("user", user)),
+        params,
+        Map.of("task", "t"));
   }
 }

@@ -8,7 +8,8 @@ import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 class RetryAfterTest {
-  private static final Clock CLOCK = Clock.fixed(Instant.parse("2024-05-01T12:00:00Z"), ZoneOffset.UTC);
+  private static final Clock CLOCK =
+      Clock.fixed(Instant.parse("2024-05-01T12:00:00Z"), ZoneOffset.UTC);
 
   @Test
   void readsDelaySeconds() {

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 public final class CharTokenizer {
   /** {@code <eos>}, newline, then ASCII 32..126. */
   public static final int VOCAB_SIZE = 2 + (126 - 32 + 1);
+
   public static final int EOS = 0;
 
   private CharTokenizer() {}
@@ -42,10 +43,15 @@ public final class CharTokenizer {
         + "\"normalizer\":null,\"pre_tokenizer\":null,\"post_processor\":null,\"decoder\":{\"type\":\"Fuse\"},"
         + "\"model\":{\"type\":\"BPE\",\"dropout\":null,\"unk_token\":null,\"continuing_subword_prefix\":null,"
         + "\"end_of_word_suffix\":null,\"fuse_unk\":false,\"byte_fallback\":false,\"ignore_merges\":false,"
-        + "\"vocab\":{" + vocab + "},\"merges\":[]}}";
+        + "\"vocab\":{"
+        + vocab
+        + "},\"merges\":[]}}";
   }
 
-  /** A fresh tokenizer built as models build theirs: no truncation, no padding, no special tokens to add. */
+  /**
+   * A fresh tokenizer built as models build theirs: no truncation, no padding, no special tokens to
+   * add.
+   */
   public static HuggingFaceTokenizer create() {
     return create(TokenIds.UNTRUNCATED);
   }

@@ -34,7 +34,8 @@ class DecoderLmTest {
       long[] tokens = {2023, 2003, 1037, 3231};
       NDArray mine = alone(model, manager, tokens);
       assertThat(mine.toFloatArray()).containsExactly(alone(twin, manager, tokens).toFloatArray());
-      assertThat(mine.sub(alone(other, manager, tokens)).abs().max().getFloat()).isGreaterThan(1e-3f);
+      assertThat(mine.sub(alone(other, manager, tokens)).abs().max().getFloat())
+          .isGreaterThan(1e-3f);
     }
   }
 
@@ -62,11 +63,15 @@ class DecoderLmTest {
       try (CausalLm.KvCache cache = model.newCache(manager, 1)) {
         int[][] chunks = {{0, 3}, {3, 4}, {4, 6}};
         for (int[] chunk : chunks) {
-          NDArray logits = model.forward(
-              manager.create(new long[][] {slice(tokens, chunk[0], chunk[1])}),
-              manager.arange(chunk[0], chunk[1]).toType(ai.djl.ndarray.types.DataType.INT64, false).reshape(1, -1),
-              manager.ones(new Shape(1, chunk[1]), ai.djl.ndarray.types.DataType.INT64),
-              cache);
+          NDArray logits =
+              model.forward(
+                  manager.create(new long[][] {slice(tokens, chunk[0], chunk[1])}),
+                  manager
+                      .arange(chunk[0], chunk[1])
+                      .toType(ai.djl.ndarray.types.DataType.INT64, false)
+                      .reshape(1, -1),
+                  manager.ones(new Shape(1, chunk[1]), ai.djl.ndarray.types.DataType.INT64),
+                  cache);
           assertClose(logits.get(0), full.get(new NDIndex(chunk[0] + ":" + chunk[1])));
         }
         assertThat(cache.length()).isEqualTo(6);
@@ -79,12 +84,21 @@ class DecoderLmTest {
     try (NDManager manager = NDManager.newBaseManager("PyTorch")) {
       long[][] rows = {{2023, 2003, 1037}, {7592, 2088, 999}, {2116, 2024, 2017}};
       try (CausalLm.KvCache cache = model.newCache(manager, 3)) {
-        model.forward(manager.create(rows), positions(manager, 3, 0, 3), ones(manager, 3, 3), cache);
+        model.forward(
+            manager.create(rows), positions(manager, 3, 0, 3), ones(manager, 3, 3), cache);
         cache.keepRows(new long[] {2, 0});
-        NDArray next = model.forward(
-            manager.create(new long[][] {{1012}, {1029}}), positions(manager, 2, 3, 4), ones(manager, 2, 4), cache);
-        assertClose(next.get("0, 0"), alone(model, manager, new long[] {2116, 2024, 2017, 1012}).get("0, 3"));
-        assertClose(next.get("1, 0"), alone(model, manager, new long[] {2023, 2003, 1037, 1029}).get("0, 3"));
+        NDArray next =
+            model.forward(
+                manager.create(new long[][] {{1012}, {1029}}),
+                positions(manager, 2, 3, 4),
+                ones(manager, 2, 4),
+                cache);
+        assertClose(
+            next.get("0, 0"),
+            alone(model, manager, new long[] {2116, 2024, 2017, 1012}).get("0, 3"));
+        assertClose(
+            next.get("1, 0"),
+            alone(model, manager, new long[] {2023, 2003, 1037, 1029}).get("0, 3"));
       }
     }
   }
@@ -102,11 +116,16 @@ class DecoderLmTest {
         }
       }
       NDArray attention = manager.create(mask, new Shape(1, 5, 5));
-      NDArray original = model.forwardTraining(manager.create(new long[][] {{2023, 2003, 1037, 7592, 2088}}), positions, attention);
-      NDArray perturbed = model.forwardTraining(manager.create(new long[][] {{4248, 2829, 4419, 7592, 2088}}), positions, attention);
+      NDArray original =
+          model.forwardTraining(
+              manager.create(new long[][] {{2023, 2003, 1037, 7592, 2088}}), positions, attention);
+      NDArray perturbed =
+          model.forwardTraining(
+              manager.create(new long[][] {{4248, 2829, 4419, 7592, 2088}}), positions, attention);
 
       assertClose(perturbed.get("0, 3:"), original.get("0, 3:"));
-      assertThat(perturbed.get("0, :3").sub(original.get("0, :3")).abs().max().getFloat()).isGreaterThan(1e-3f);
+      assertThat(perturbed.get("0, :3").sub(original.get("0, :3")).abs().max().getFloat())
+          .isGreaterThan(1e-3f);
       // The second document alone, as inference sees it, matches too.
       assertClose(original.get("0, 3:"), alone(model, manager, new long[] {7592, 2088}).get(0));
     }
@@ -118,18 +137,31 @@ class DecoderLmTest {
     assertThatThrownBy(() -> DecoderLm.create(bad, TinyLms.tokenizerJson(), Device.cpu(), 1))
         .hasMessageContaining("heads: got 4, expected a divisor of d_model 30");
     try (NDManager manager = NDManager.newBaseManager("PyTorch")) {
-      assertThatThrownBy(() -> model.forward(
-              manager.create(new long[][] {{1, 2}}), positions(manager, 1, 31, 33), ones(manager, 1, 2), null))
+      assertThatThrownBy(
+              () ->
+                  model.forward(
+                      manager.create(new long[][] {{1, 2}}),
+                      positions(manager, 1, 31, 33),
+                      ones(manager, 1, 2),
+                      null))
           .hasMessageContaining("positions: got 32, expected below context_length 32");
-      assertThatThrownBy(() -> model.forward(
-              manager.create(new long[][] {{1, 2}}), positions(manager, 1, 0, 2), ones(manager, 1, 3), null))
+      assertThatThrownBy(
+              () ->
+                  model.forward(
+                      manager.create(new long[][] {{1, 2}}),
+                      positions(manager, 1, 0, 2),
+                      ones(manager, 1, 3),
+                      null))
           .hasMessageContaining("keyMask: got shape (1, 3), expected (1, 2)");
     }
   }
 
   static NDArray alone(CausalLm lm, NDManager manager, long[] tokens) {
-    return lm.forward(manager.create(new long[][] {tokens}), positions(manager, 1, 0, tokens.length),
-        ones(manager, 1, tokens.length), null);
+    return lm.forward(
+        manager.create(new long[][] {tokens}),
+        positions(manager, 1, 0, tokens.length),
+        ones(manager, 1, tokens.length),
+        null);
   }
 
   private static NDArray positions(NDManager manager, int rows, int from, int to) {

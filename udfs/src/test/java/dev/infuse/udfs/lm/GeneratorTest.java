@@ -12,14 +12,18 @@ import org.junit.jupiter.api.Test;
 class GeneratorTest {
   /** a → b → c → EOS; every other token → itself. */
   private static double[] chain(int current) {
-    int next = current == id('a') ? id('b') : current == id('b') ? id('c') : current == id('c') ? EOS : current;
+    int next =
+        current == id('a')
+            ? id('b')
+            : current == id('b') ? id('c') : current == id('c') ? EOS : current;
     return LookupLm.distribution(new int[] {next}, new double[] {0.6});
   }
 
   @Test
   void greedyFollowsTheArgmaxAndEosEndsTheRowWithStop() {
     try (LookupLm model = LookupLm.bigram(64, true, GeneratorTest::chain)) {
-      GeneratedText out = new Generator(model, 4).generate(List.of("a"), GenerationOptions.greedy(10)).get(0);
+      GeneratedText out =
+          new Generator(model, 4).generate(List.of("a"), GenerationOptions.greedy(10)).get(0);
 
       assertThat(out).isEqualTo(new GeneratedText("bc", "stop", 1, 3));
     }
@@ -28,9 +32,12 @@ class GeneratorTest {
   @Test
   void maxNewTokensEndsTheRowWithLength() {
     try (LookupLm model = LookupLm.bigram(64, true, GeneratorTest::chain)) {
-      List<GeneratedText> out = new Generator(model, 4).generate(List.of("xx", "a"), GenerationOptions.greedy(2));
+      List<GeneratedText> out =
+          new Generator(model, 4).generate(List.of("xx", "a"), GenerationOptions.greedy(2));
 
-      assertThat(out).containsExactly(new GeneratedText("xx", "length", 2, 2), new GeneratedText("bc", "length", 1, 2));
+      assertThat(out)
+          .containsExactly(
+              new GeneratedText("xx", "length", 2, 2), new GeneratedText("bc", "length", 1, 2));
     }
   }
 
@@ -47,7 +54,8 @@ class GeneratorTest {
   @Test
   void zeroMaxNewTokensGivesAnEmptyTextWithoutRunningTheModel() {
     try (LookupLm model = LookupLm.bigram(64, true, GeneratorTest::chain)) {
-      GeneratedText out = new Generator(model, 4).generate(List.of("abc"), GenerationOptions.greedy(0)).get(0);
+      GeneratedText out =
+          new Generator(model, 4).generate(List.of("abc"), GenerationOptions.greedy(0)).get(0);
 
       assertThat(out).isEqualTo(new GeneratedText("", "length", 3, 0));
       assertThat(model.forwardCalls).hasValue(0);
@@ -59,8 +67,12 @@ class GeneratorTest {
     List<GenerationRequest> requests = new ArrayList<>();
     String[] prompts = {"a", "bcd", "eeeeeee", "dab", "c", "abcdeab"};
     for (int i = 0; i < prompts.length; i++) {
-      requests.add(new GenerationRequest(prompts[i], new GenerationOptions(12, 0, 1, 0, List.of())));
-      requests.add(new GenerationRequest(prompts[i], new GenerationOptions(12, 0.9, i % 2 == 0 ? 1 : 0.8, 100 + i, List.of())));
+      requests.add(
+          new GenerationRequest(prompts[i], new GenerationOptions(12, 0, 1, 0, List.of())));
+      requests.add(
+          new GenerationRequest(
+              prompts[i],
+              new GenerationOptions(12, 0.9, i % 2 == 0 ? 1 : 0.8, 100 + i, List.of())));
     }
     try (LookupLm cached = new LookupLm(64, true, LookupLm::historyHash);
         LookupLm uncached = new LookupLm(64, false, LookupLm::historyHash)) {
@@ -74,7 +86,8 @@ class GeneratorTest {
       assertThat(batched).isEqualTo(oneByOne).isEqualTo(batchedWithoutCache);
       assertThat(cached.widestBatch).hasValue(requests.size());
       // Rows finish at different steps, so the batch shrinks: a real test of keepRows.
-      assertThat(batched.stream().map(GeneratedText::completionTokens).distinct().count()).isGreaterThan(2);
+      assertThat(batched.stream().map(GeneratedText::completionTokens).distinct().count())
+          .isGreaterThan(2);
       assertThat(batched.stream().map(GeneratedText::finishReason)).contains("stop", "length");
     }
   }
@@ -85,11 +98,22 @@ class GeneratorTest {
       Generator generator = new Generator(model, 8);
       List<String> texts = new ArrayList<>();
       for (long seed = 0; seed < 6; seed++) {
-        texts.add(generator.generate(List.of("ab"), new GenerationOptions(8, 1.5, 1, seed, List.of())).get(0).text());
+        texts.add(
+            generator
+                .generate(List.of("ab"), new GenerationOptions(8, 1.5, 1, seed, List.of()))
+                .get(0)
+                .text());
       }
-      GeneratedText nucleusOfOne = generator.generate(List.of("ab"), new GenerationOptions(8, 1.5, 1e-6, 7, List.of())).get(0);
+      GeneratedText nucleusOfOne =
+          generator
+              .generate(List.of("ab"), new GenerationOptions(8, 1.5, 1e-6, 7, List.of()))
+              .get(0);
       GeneratedText greedy = generator.generate(List.of("ab"), GenerationOptions.greedy(8)).get(0);
-      String again = generator.generate(List.of("ab"), new GenerationOptions(8, 1.5, 1, 3, List.of())).get(0).text();
+      String again =
+          generator
+              .generate(List.of("ab"), new GenerationOptions(8, 1.5, 1, 3, List.of()))
+              .get(0)
+              .text();
 
       assertThat(texts.stream().distinct().count()).isGreaterThan(1);
       assertThat(again).isEqualTo(texts.get(3));
@@ -100,8 +124,15 @@ class GeneratorTest {
   @Test
   void aLongPromptKeepsItsLastTokens() {
     // Greedily repeats the first token it has seen, so the output shows where the prompt was cut.
-    try (LookupLm model = new LookupLm(8, true, history -> LookupLm.distribution(new int[] {history.get(0)}, new double[] {0.9}))) {
-      GeneratedText out = new Generator(model, 2).generate(List.of("abcdefghij"), GenerationOptions.greedy(2)).get(0);
+    try (LookupLm model =
+        new LookupLm(
+            8,
+            true,
+            history -> LookupLm.distribution(new int[] {history.get(0)}, new double[] {0.9}))) {
+      GeneratedText out =
+          new Generator(model, 2)
+              .generate(List.of("abcdefghij"), GenerationOptions.greedy(2))
+              .get(0);
 
       assertThat(out).isEqualTo(new GeneratedText("ee", "length", 6, 2));
     }
@@ -110,7 +141,8 @@ class GeneratorTest {
   @Test
   void aRowEndsWithLengthWhenTheContextIsFull() {
     try (LookupLm model = LookupLm.bigram(8, true, GeneratorTest::chain)) {
-      GeneratedText out = new Generator(model, 2).generate(List.of("xyzw"), GenerationOptions.greedy(100)).get(0);
+      GeneratedText out =
+          new Generator(model, 2).generate(List.of("xyzw"), GenerationOptions.greedy(100)).get(0);
 
       assertThat(out).isEqualTo(new GeneratedText("wwww", "length", 4, 4));
     }

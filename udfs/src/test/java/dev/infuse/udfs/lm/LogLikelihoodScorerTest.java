@@ -14,8 +14,8 @@ class LogLikelihoodScorerTest {
   private static final double TOLERANCE = 1e-5;
 
   /**
-   * ':' → ' ' 0.9; ' ' → 'x' 0.5, 'y' 0.4; 'x' → 'x' 0.5; 'y' → 'y' 0.9; EOS → 'a' 0.3; 'a' → 'b' 0.6.
-   * Everything else spreads what is left evenly.
+   * ':' → ' ' 0.9; ' ' → 'x' 0.5, 'y' 0.4; 'x' → 'x' 0.5; 'y' → 'y' 0.9; EOS → 'a' 0.3; 'a' → 'b'
+   * 0.6. Everything else spreads what is left evenly.
    */
   private static double[] table(int current) {
     if (current == id(':')) {
@@ -46,8 +46,11 @@ class LogLikelihoodScorerTest {
   @Test
   void sumsTheContinuationLogProbsAndSaysWhetherItIsGreedy() {
     try (LookupLm model = model(64)) {
-      List<LogLikelihood> out = new LogLikelihoodScorer(model, 4).score(List.of(
-          new LogLikelihoodRequest("Q:", " x"), new LogLikelihoodRequest("Q:", " yy")));
+      List<LogLikelihood> out =
+          new LogLikelihoodScorer(model, 4)
+              .score(
+                  List.of(
+                      new LogLikelihoodRequest("Q:", " x"), new LogLikelihoodRequest("Q:", " yy")));
 
       // ln 0.9 + ln 0.5; ln 0.9 + ln 0.4 + ln 0.9, and 'y' after ' ' is not the argmax.
       assertThat(out.get(0).logLikelihood()).isCloseTo(-0.7985077, within(TOLERANCE));
@@ -61,7 +64,10 @@ class LogLikelihoodScorerTest {
   @Test
   void trailingWhitespaceOfTheContextMovesToTheContinuation() {
     try (LookupLm model = model(64)) {
-      LogLikelihood moved = new LogLikelihoodScorer(model, 4).score(List.of(new LogLikelihoodRequest("Q: ", "x"))).get(0);
+      LogLikelihood moved =
+          new LogLikelihoodScorer(model, 4)
+              .score(List.of(new LogLikelihoodRequest("Q: ", "x")))
+              .get(0);
 
       assertThat(moved.continuationTokens()).isEqualTo(2);
       assertThat(moved.logLikelihood()).isCloseTo(Math.log(0.9) + Math.log(0.5), within(TOLERANCE));
@@ -71,7 +77,10 @@ class LogLikelihoodScorerTest {
   @Test
   void anEmptyContextIsTheEosToken() {
     try (LookupLm model = model(64)) {
-      LogLikelihood out = new LogLikelihoodScorer(model, 4).score(List.of(new LogLikelihoodRequest("", "ab"))).get(0);
+      LogLikelihood out =
+          new LogLikelihoodScorer(model, 4)
+              .score(List.of(new LogLikelihoodRequest("", "ab")))
+              .get(0);
 
       assertThat(out.logLikelihood()).isCloseTo(Math.log(0.3) + Math.log(0.6), within(TOLERANCE));
       assertThat(out.isGreedy()).isTrue();
@@ -80,10 +89,19 @@ class LogLikelihoodScorerTest {
 
   @Test
   void aLongContextKeepsItsLastTokens() {
-    // 'c' is likely only when the model's first visible token is 'y': true once "xyzab" + "c" is cut to 4 inputs.
-    try (LookupLm model = new LookupLm(4, false, history -> LookupLm.distribution(
-        new int[] {id('c')}, new double[] {history.get(0) == id('y') ? 0.5 : 0.1}))) {
-      LogLikelihood out = new LogLikelihoodScorer(model, 4).score(List.of(new LogLikelihoodRequest("xyzab", "c"))).get(0);
+    // 'c' is likely only when the model's first visible token is 'y': true once "xyzab" + "c" is
+    // cut to 4 inputs.
+    try (LookupLm model =
+        new LookupLm(
+            4,
+            false,
+            history ->
+                LookupLm.distribution(
+                    new int[] {id('c')}, new double[] {history.get(0) == id('y') ? 0.5 : 0.1}))) {
+      LogLikelihood out =
+          new LogLikelihoodScorer(model, 4)
+              .score(List.of(new LogLikelihoodRequest("xyzab", "c")))
+              .get(0);
 
       assertThat(out.logLikelihood()).isCloseTo(Math.log(0.5), within(TOLERANCE));
     }
@@ -92,7 +110,8 @@ class LogLikelihoodScorerTest {
   @Test
   void accAndAccNormDisagreeWhenTheLongerOptionIsLikelierPerCharacter() {
     try (LookupLm model = model(64)) {
-      MultipleChoiceScore score = new LogLikelihoodScorer(model, 4).multipleChoice("Q:", List.of("x", "yy"));
+      MultipleChoiceScore score =
+          new LogLikelihoodScorer(model, 4).multipleChoice("Q:", List.of("x", "yy"));
 
       // acc: -0.7985 > -1.1270, so "x". acc_norm: -0.7985 / 1 < -1.1270 / 2 = -0.5635, so "yy".
       assertThat(score.acc()).isEqualTo(0);
@@ -112,7 +131,8 @@ class LogLikelihoodScorerTest {
     try (LookupLm model = new LookupLm(64, false, LookupLm::historyHash)) {
       List<LogLikelihood> batched = new LogLikelihoodScorer(model, 8).score(requests);
       for (int i = 0; i < requests.size(); i++) {
-        LogLikelihood alone = new LogLikelihoodScorer(model, 1).score(List.of(requests.get(i))).get(0);
+        LogLikelihood alone =
+            new LogLikelihoodScorer(model, 1).score(List.of(requests.get(i))).get(0);
         assertThat(batched.get(i).logLikelihood()).isCloseTo(alone.logLikelihood(), within(1e-6));
         assertThat(batched.get(i).isGreedy()).isEqualTo(alone.isGreedy());
       }
@@ -130,7 +150,8 @@ class LogLikelihoodScorerTest {
       assertThatThrownBy(() -> scorer.score(List.of(new LogLikelihoodRequest("ab", "xxxx"))))
           .hasMessageContaining("4 tokens, expected at most the model's context length 3");
       assertThatThrownBy(() -> scorer.score(List.of(new LogLikelihoodRequest("  ", "x"))))
-          .hasMessageContaining("context of request 0: encodes to no tokens once its trailing whitespace moves");
+          .hasMessageContaining(
+              "context of request 0: encodes to no tokens once its trailing whitespace moves");
       assertThatThrownBy(() -> scorer.multipleChoice("ab", List.of("x", "")))
           .hasMessageContaining("choices: got an empty option");
     }

@@ -14,37 +14,54 @@ import java.util.function.Function;
 /**
  * A test-only {@link CausalLm} whose next-token log-probabilities are a Java function of the row's
  * history (its real tokens so far, the current one last), so tests can compute expected values by
- * hand. It checks the {@link CausalLm#forward} contract on every call and throws when a caller breaks
- * it: positions must count only the unmasked keys before a token (so left-padded rows start at 0),
- * and the key mask must span the cached positions plus the new ones. With a KV cache the history is
- * kept in the cache, so a caller that feeds the wrong rows after {@code keepRows} gets wrong logits.
+ * hand. It checks the {@link CausalLm#forward} contract on every call and throws when a caller
+ * breaks it: positions must count only the unmasked keys before a token (so left-padded rows start
+ * at 0), and the key mask must span the cached positions plus the new ones. With a KV cache the
+ * history is kept in the cache, so a caller that feeds the wrong rows after {@code keepRows} gets
+ * wrong logits.
  */
 public final class LookupLm implements CausalLm {
   private final LmConfig config;
   private final HuggingFaceTokenizer tokenizer;
   private final boolean kvCache;
   private final Function<List<Integer>, double[]> logProbs;
+
   /** Calls to forward, and the most rows one call carried. */
   public final AtomicInteger forwardCalls = new AtomicInteger();
+
   public final AtomicInteger widestBatch = new AtomicInteger();
 
   /**
    * @param logProbs history → scores over the vocabulary (log-probabilities or any logits)
    */
   public LookupLm(int contextLength, boolean kvCache, Function<List<Integer>, double[]> logProbs) {
-    this.config = new LmConfig(LmConfig.TORCHSCRIPT, CharTokenizer.VOCAB_SIZE, 0, 0, 0, contextLength, 0,
-        CharTokenizer.EOS, CharTokenizer.EOS);
+    this.config =
+        new LmConfig(
+            LmConfig.TORCHSCRIPT,
+            CharTokenizer.VOCAB_SIZE,
+            0,
+            0,
+            0,
+            contextLength,
+            0,
+            CharTokenizer.EOS,
+            CharTokenizer.EOS);
     this.tokenizer = CharTokenizer.create();
     this.kvCache = kvCache;
     this.logProbs = logProbs;
   }
 
   /** A bigram model: the scores depend on the current token only. */
-  public static LookupLm bigram(int contextLength, boolean kvCache, Function<Integer, double[]> next) {
-    return new LookupLm(contextLength, kvCache, history -> next.apply(history.get(history.size() - 1)));
+  public static LookupLm bigram(
+      int contextLength, boolean kvCache, Function<Integer, double[]> next) {
+    return new LookupLm(
+        contextLength, kvCache, history -> next.apply(history.get(history.size() - 1)));
   }
 
-  /** Log-probabilities over the vocabulary: the given ids share {@code probs}, the rest share what is left. */
+  /**
+   * Log-probabilities over the vocabulary: the given ids share {@code probs}, the rest share what
+   * is left.
+   */
   public static double[] distribution(int[] ids, double[] probs) {
     double rest = 1.0;
     for (double p : probs) {
@@ -111,9 +128,18 @@ public final class LookupLm implements CausalLm {
     widestBatch.accumulateAndGet(rows, Math::max);
     HistoryCache history = (HistoryCache) cache;
     int cached = history == null ? 0 : history.length;
-    check(positions.getShape().equals(new Shape(rows, fed)), "positions shape " + positions.getShape());
-    check(keyMask.getShape().equals(new Shape(rows, cached + fed)),
-        "key mask shape " + keyMask.getShape() + ", expected (" + rows + ", " + (cached + fed) + ")");
+    check(
+        positions.getShape().equals(new Shape(rows, fed)),
+        "positions shape " + positions.getShape());
+    check(
+        keyMask.getShape().equals(new Shape(rows, cached + fed)),
+        "key mask shape "
+            + keyMask.getShape()
+            + ", expected ("
+            + rows
+            + ", "
+            + (cached + fed)
+            + ")");
     check(history == null || history.rows.size() == rows, "cache rows vs batch rows");
     long[] ids = tokens.toLongArray();
     long[] pos = positions.toLongArray();
@@ -126,14 +152,28 @@ public final class LookupLm implements CausalLm {
       for (int k = 0; k < cached; k++) {
         unmaskedBefore += (int) mask[b * (cached + fed) + k];
       }
-      check(unmaskedBefore == seen.size(), "row " + b + ": mask over the cache shows " + unmaskedBefore
-          + " real keys, the cache holds " + seen.size());
+      check(
+          unmaskedBefore == seen.size(),
+          "row "
+              + b
+              + ": mask over the cache shows "
+              + unmaskedBefore
+              + " real keys, the cache holds "
+              + seen.size());
       for (int t = 0; t < fed; t++) {
         if (mask[b * (cached + fed) + cached + t] == 0) {
           continue;
         }
-        check(pos[b * fed + t] == unmaskedBefore, "row " + b + " token " + t + ": position " + pos[b * fed + t]
-            + ", expected " + unmaskedBefore);
+        check(
+            pos[b * fed + t] == unmaskedBefore,
+            "row "
+                + b
+                + " token "
+                + t
+                + ": position "
+                + pos[b * fed + t]
+                + ", expected "
+                + unmaskedBefore);
         check(unmaskedBefore < config.contextLength(), "row " + b + ": past the context length");
         seen.add((int) ids[b * fed + t]);
         unmaskedBefore++;

@@ -35,20 +35,28 @@ class ModelDirectoryTest {
     try (Stream<Path> files = Files.list(temp)) {
       assertThat(files.map(p -> p.getFileName().toString())).containsExactly("model");
     }
-    assertThat(Files.readAllBytes(dir.resolve(ModelDirectory.TOKENIZER))).isEqualTo(TinyLms.tokenizerJson());
+    assertThat(Files.readAllBytes(dir.resolve(ModelDirectory.TOKENIZER)))
+        .isEqualTo(TinyLms.tokenizerJson());
     JsonNode config = LmJson.MAPPER.readTree(dir.resolve(ModelDirectory.CONFIG).toFile());
     assertThat(config.get("d_model").asInt()).isEqualTo(32);
     assertThat(config.get("eos_token_id").asInt()).isEqualTo(TinyLms.EOS);
     try (NDManager manager = NDManager.newBaseManager("PyTorch")) {
-      assertThat(ModelDirectory.readTensors(dir.resolve(ModelDirectory.WEIGHTS), manager).stream().map(NDArray::getName))
-          .contains("token_embedding.embedding", "layers.1.qkv.weight", "layers.0.mlp_norm.gamma", "final_norm.beta");
+      assertThat(
+              ModelDirectory.readTensors(dir.resolve(ModelDirectory.WEIGHTS), manager).stream()
+                  .map(NDArray::getName))
+          .contains(
+              "token_embedding.embedding",
+              "layers.1.qkv.weight",
+              "layers.0.mlp_norm.gamma",
+              "final_norm.beta");
     }
   }
 
   @Test
   void savingOverAModelReplacesIt() {
     Path dir = temp.resolve("model");
-    try (DecoderLm first = TinyLms.create(1); DecoderLm second = TinyLms.create(2);
+    try (DecoderLm first = TinyLms.create(1);
+        DecoderLm second = TinyLms.create(2);
         NDManager manager = NDManager.newBaseManager("PyTorch")) {
       ModelDirectory.save(first, dir);
       ModelDirectory.save(second, dir);
@@ -64,9 +72,13 @@ class ModelDirectoryTest {
   void badDirectoriesGiveClearErrors() throws IOException {
     assertThatThrownBy(() -> ModelDirectory.load(temp, Device.cpu()))
         .hasMessageContaining("no file " + temp.resolve("config.json").toAbsolutePath());
-    Files.writeString(temp.resolve("config.json"), "{\"architecture\": \"infuse-decoder\", \"vocab_size\": 10}");
-    assertThatThrownBy(() -> ModelDirectory.load(temp, Device.cpu())).hasMessageContaining("layers");
-    Files.writeString(temp.resolve("config.json"), """
+    Files.writeString(
+        temp.resolve("config.json"), "{\"architecture\": \"infuse-decoder\", \"vocab_size\": 10}");
+    assertThatThrownBy(() -> ModelDirectory.load(temp, Device.cpu()))
+        .hasMessageContaining("layers");
+    Files.writeString(
+        temp.resolve("config.json"),
+        """
         {"architecture": "gpt9", "vocab_size": 10, "layers": 1, "d_model": 4, "heads": 2, "context_length": 8,
          "ffn_multiplier": 4, "eos_token_id": 1, "pad_token_id": 0}""");
     assertThatThrownBy(() -> ModelDirectory.load(temp, Device.cpu()))
@@ -75,7 +87,9 @@ class ModelDirectoryTest {
 
   @Test
   void torchScriptArchitectureGoesToTheTorchScriptLoader() throws IOException {
-    Files.writeString(temp.resolve("config.json"), """
+    Files.writeString(
+        temp.resolve("config.json"),
+        """
         {"architecture": "torchscript", "vocab_size": 10, "layers": 0, "d_model": 0, "heads": 0,
          "context_length": 8, "ffn_multiplier": 0, "eos_token_id": 1, "pad_token_id": 0}""");
     assertThatThrownBy(() -> ModelDirectory.load(temp, Device.cpu()))
@@ -97,6 +111,7 @@ class ModelDirectoryTest {
     } finally {
       ExecutorModels.evict(spec.cacheKey());
     }
-    assertThatThrownBy(() -> new LmModelSpec(dir.toString(), "tpu")).hasMessageContaining("expected auto, cpu");
+    assertThatThrownBy(() -> new LmModelSpec(dir.toString(), "tpu"))
+        .hasMessageContaining("expected auto, cpu");
   }
 }

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 public final class TinyLms {
   /** MiniLM's [SEP] and [PAD]. */
   public static final int EOS = 102;
+
   public static final int PAD = 0;
 
   private TinyLms() {}
@@ -20,7 +21,8 @@ public final class TinyLms {
 
   /** The MiniLM tokenizer.json bytes from the classpath. */
   public static byte[] tokenizerJson() {
-    try (InputStream in = TinyLms.class.getClassLoader().getResourceAsStream("all-minilm-l6-v2-tokenizer.json")) {
+    try (InputStream in =
+        TinyLms.class.getClassLoader().getResourceAsStream("all-minilm-l6-v2-tokenizer.json")) {
       return in.readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

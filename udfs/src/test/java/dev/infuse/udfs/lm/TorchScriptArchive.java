@@ -14,13 +14,13 @@ import java.util.zip.ZipOutputStream;
 
 /**
  * Writes a tiny TorchScript archive by hand, without Python or torch, for tests: the zip layout
- * {@code torch.jit.save} produces for a parameter-free module (its TorchScript source under
- * {@code code/}, the pickled module object in {@code data.pkl}, an empty constants table and a format
+ * {@code torch.jit.save} produces for a parameter-free module (its TorchScript source under {@code
+ * code/}, the pickled module object in {@code data.pkl}, an empty constants table and a format
  * version). TorchScript compiles the source when it loads the archive.
  *
  * <p>The module's forward is {@code one_hot((input_ids + 1) % V, V) * attention_mask[..., None]} as
- * float32: the greedy next token is always the next id, each real position's log-probability of it is
- * {@code ln(e / (e + V - 1))}, and padding positions are all zero.
+ * float32: the greedy next token is always the next id, each real position's log-probability of it
+ * is {@code ln(e / (e + V - 1))}, and padding positions are all zero.
  */
 public final class TorchScriptArchive {
   private static final String CLASS_NAME = "OneHotNext";
@@ -29,25 +29,28 @@ public final class TorchScriptArchive {
 
   /** Writes the one-hot-next module for a vocabulary of {@code vocab} tokens to {@code file}. */
   public static void writeOneHotNext(Path file, int vocab) throws IOException {
-    String source = String.join("\n",
-        "class " + CLASS_NAME + "(Module):",
-        "  __parameters__ = []",
-        "  __buffers__ = []",
-        "  training : bool",
-        "  def forward(self: __torch__." + CLASS_NAME + ",",
-        "    input_ids: Tensor,",
-        "    attention_mask: Tensor) -> Tensor:",
-        "    next_ids = torch.remainder(torch.add(input_ids, 1), " + vocab + ")",
-        "    hot = torch.one_hot(next_ids, " + vocab + ")",
-        "    masked = torch.mul(hot, torch.unsqueeze(attention_mask, -1))",
-        "    return torch.to(masked, 6)",
-        "");
+    String source =
+        String.join(
+            "\n",
+            "class " + CLASS_NAME + "(Module):",
+            "  __parameters__ = []",
+            "  __buffers__ = []",
+            "  training : bool",
+            "  def forward(self: __torch__." + CLASS_NAME + ",",
+            "    input_ids: Tensor,",
+            "    attention_mask: Tensor) -> Tensor:",
+            "    next_ids = torch.remainder(torch.add(input_ids, 1), " + vocab + ")",
+            "    hot = torch.one_hot(next_ids, " + vocab + ")",
+            "    masked = torch.mul(hot, torch.unsqueeze(attention_mask, -1))",
+            "    return torch.to(masked, 6)",
+            "");
     Map<String, byte[]> entries = new LinkedHashMap<>();
     entries.put("model/data.pkl", moduleObjectPickle());
     entries.put("model/code/__torch__.py", source.getBytes(StandardCharsets.UTF_8));
     entries.put("model/constants.pkl", new byte[] {(byte) 0x80, 2, ')', '.'});
     entries.put("model/version", "3\n".getBytes(StandardCharsets.US_ASCII));
-    try (OutputStream out = Files.newOutputStream(file); ZipOutputStream zip = new ZipOutputStream(out)) {
+    try (OutputStream out = Files.newOutputStream(file);
+        ZipOutputStream zip = new ZipOutputStream(out)) {
       for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
         zip.putNextEntry(stored(entry.getKey(), entry.getValue()));
         zip.write(entry.getValue());
@@ -57,8 +60,8 @@ public final class TorchScriptArchive {
   }
 
   /**
-   * Pickle protocol 2, as TorchScript's pickler writes a module object: GLOBAL __torch__.OneHotNext,
-   * EMPTY_TUPLE, NEWOBJ, then its attributes {'training': False}, BUILD.
+   * Pickle protocol 2, as TorchScript's pickler writes a module object: GLOBAL
+   * __torch__.OneHotNext, EMPTY_TUPLE, NEWOBJ, then its attributes {'training': False}, BUILD.
    */
   private static byte[] moduleObjectPickle() {
     ByteArrayOutputStream pickle = new ByteArrayOutputStream();

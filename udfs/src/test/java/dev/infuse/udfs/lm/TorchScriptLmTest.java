@@ -24,7 +24,11 @@ class TorchScriptLmTest {
   }
 
   private static String config(String architecture, int vocab) {
-    return "{\"architecture\": \"" + architecture + "\", \"vocab_size\": " + vocab + ", \"context_length\": 32,"
+    return "{\"architecture\": \""
+        + architecture
+        + "\", \"vocab_size\": "
+        + vocab
+        + ", \"context_length\": 32,"
         + " \"eos_token_id\": 0, \"pad_token_id\": 0, \"some_extra_field\": true}";
   }
 
@@ -36,15 +40,24 @@ class TorchScriptLmTest {
       assertThat(model.config().contextLength()).isEqualTo(32);
 
       // Left-padded batch of two prompt lengths: each row continues with the next ids.
-      List<GeneratedText> out = new Generator(model, 4).generate(List.of("a", "klm"), GenerationOptions.greedy(3));
-      assertThat(out).containsExactly(new GeneratedText("bcd", "length", 1, 3), new GeneratedText("nop", "length", 3, 3));
+      List<GeneratedText> out =
+          new Generator(model, 4).generate(List.of("a", "klm"), GenerationOptions.greedy(3));
+      assertThat(out)
+          .containsExactly(
+              new GeneratedText("bcd", "length", 1, 3), new GeneratedText("nop", "length", 3, 3));
 
       // Past DJL's default 512-token truncation: the prompt keeps its last 32 - 3 tokens.
-      GeneratedText longPrompt = new Generator(model, 1).generate(List.of("a".repeat(600) + "k"), GenerationOptions.greedy(3)).get(0);
+      GeneratedText longPrompt =
+          new Generator(model, 1)
+              .generate(List.of("a".repeat(600) + "k"), GenerationOptions.greedy(3))
+              .get(0);
       assertThat(longPrompt).isEqualTo(new GeneratedText("lmn", "length", 29, 3));
 
-      LogLikelihood ll = new LogLikelihoodScorer(model, 4)
-          .score(List.of(new LogLikelihoodRequest("ab", "cd"), new LogLikelihoodRequest("x", "z"))).get(0);
+      LogLikelihood ll =
+          new LogLikelihoodScorer(model, 4)
+              .score(
+                  List.of(new LogLikelihoodRequest("ab", "cd"), new LogLikelihoodRequest("x", "z")))
+              .get(0);
       double perToken = 1 - Math.log(Math.E + VOCAB_SIZE - 1);
       assertThat(ll.logLikelihood()).isCloseTo(2 * perToken, within(1e-5));
       assertThat(ll.isGreedy()).isTrue();
@@ -58,7 +71,8 @@ class TorchScriptLmTest {
 
     assertThatThrownBy(() -> TorchScriptLm.load(dir, Device.cpu()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("no tokenizer.json, expected model.pt, config.json and tokenizer.json");
+        .hasMessageContaining(
+            "no tokenizer.json, expected model.pt, config.json and tokenizer.json");
   }
 
   @Test
@@ -67,13 +81,15 @@ class TorchScriptLmTest {
     assertThatThrownBy(() -> TorchScriptLm.load(dir, Device.cpu()))
         .hasMessageContaining("architecture: got infuse-decoder, expected torchscript");
 
-    Files.writeString(dir.resolve("config.json"), "{\"architecture\": \"torchscript\", \"vocab_size\": 0}");
+    Files.writeString(
+        dir.resolve("config.json"), "{\"architecture\": \"torchscript\", \"vocab_size\": 0}");
     assertThatThrownBy(() -> TorchScriptLm.load(dir, Device.cpu()))
         .hasMessageContaining("vocab_size: got 0, expected a positive integer")
         .hasMessageContaining("context_length: got 0");
 
     Files.writeString(dir.resolve("config.json"), "{not json");
-    assertThatThrownBy(() -> TorchScriptLm.load(dir, Device.cpu())).hasMessageContaining("not a model config");
+    assertThatThrownBy(() -> TorchScriptLm.load(dir, Device.cpu()))
+        .hasMessageContaining("not a model config");
   }
 
   @Test
@@ -90,7 +106,8 @@ class TorchScriptLmTest {
   void logitsOfTheWrongVocabularySizeAreReported() throws IOException {
     writeModelDirectory(config("torchscript", VOCAB_SIZE + 3));
     try (CausalLm model = TorchScriptLm.load(dir, Device.cpu())) {
-      assertThatThrownBy(() -> new Generator(model, 1).generate(List.of("a"), GenerationOptions.greedy(1)))
+      assertThatThrownBy(
+              () -> new Generator(model, 1).generate(List.of("a"), GenerationOptions.greedy(1)))
           .hasMessageContaining("expected (1, 1, " + (VOCAB_SIZE + 3) + ") ([B, T, vocab_size])");
     }
   }

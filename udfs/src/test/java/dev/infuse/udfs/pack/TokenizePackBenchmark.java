@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Tokenize + pack through Infuse's units (TextTokenizer.ids per text, TokenPacker) against a raw
- * HuggingFace batch encode of the same texts in the same JVM. Prints, never gates. Run:
- * {@code mvn -o -B -pl udfs test -Dinfuse.excludedGroups= -Dgroups=benchmark -Dtest=TokenizePackBenchmark}.
+ * HuggingFace batch encode of the same texts in the same JVM. Prints, never gates. Run: {@code mvn
+ * -o -B -pl udfs test -Dinfuse.excludedGroups= -Dgroups=benchmark -Dtest=TokenizePackBenchmark}.
  */
 @Tag("benchmark")
 class TokenizePackBenchmark {
@@ -25,8 +25,10 @@ class TokenizePackBenchmark {
   void tokenizeAndPackAgainstRawBatchEncode() throws Exception {
     List<String> texts = texts(20_000);
     TextTokenizer ours = Tokenizers.defaultTokenizer();
-    HuggingFaceTokenizer raw = HuggingFaceTokenizer.newInstance(
-        new ByteArrayInputStream(Tokenizers.defaultTokenizerJson()), HuggingFaceTextTokenizer.RAW_OPTIONS);
+    HuggingFaceTokenizer raw =
+        HuggingFaceTokenizer.newInstance(
+            new ByteArrayInputStream(Tokenizers.defaultTokenizerJson()),
+            HuggingFaceTextTokenizer.RAW_OPTIONS);
     double[] oursRates = new double[5];
     double[] rawRates = new double[5];
     long tokens = 0;
@@ -34,7 +36,8 @@ class TokenizePackBenchmark {
       long started = System.nanoTime();
       List<TokenizedText> tokenized = new ArrayList<>(texts.size());
       for (int i = 0; i < texts.size(); i++) {
-        tokenized.add(new TokenizedText("documents", Integer.toString(i), ours.ids(texts.get(i)), null));
+        tokenized.add(
+            new TokenizedText("documents", Integer.toString(i), ours.ids(texts.get(i)), null));
       }
       int sequences = new TokenPacker(1024, 102, 0).pack(tokenized).size();
       double oursSeconds = (System.nanoTime() - started) / 1e9;
@@ -42,7 +45,9 @@ class TokenizePackBenchmark {
       started = System.nanoTime();
       long rawTokens = 0;
       for (int from = 0; from < texts.size(); from += 1000) {
-        for (Encoding encoding : raw.batchEncode(texts.subList(from, Math.min(texts.size(), from + 1000)), false, false)) {
+        for (Encoding encoding :
+            raw.batchEncode(
+                texts.subList(from, Math.min(texts.size(), from + 1000)), false, false)) {
           rawTokens += encoding.getIds().length;
         }
       }
@@ -58,14 +63,23 @@ class TokenizePackBenchmark {
     }
     Arrays.sort(oursRates);
     Arrays.sort(rawRates);
-    System.out.printf(Locale.ROOT, "tokenize + pack, %d texts, %d tokens, %d cores: Infuse %.0f texts/s, raw batchEncode"
-        + " %.0f texts/s (medians of 5), ratio %.2f%n", texts.size(), tokens, Runtime.getRuntime().availableProcessors(),
-        oursRates[2], rawRates[2], oursRates[2] / rawRates[2]);
+    System.out.printf(
+        Locale.ROOT,
+        "tokenize + pack, %d texts, %d tokens, %d cores: Infuse %.0f texts/s, raw batchEncode"
+            + " %.0f texts/s (medians of 5), ratio %.2f%n",
+        texts.size(),
+        tokens,
+        Runtime.getRuntime().availableProcessors(),
+        oursRates[2],
+        rawRates[2],
+        oursRates[2] / rawRates[2]);
   }
 
   private static List<String> texts(int count) {
     SplittableRandom random = new SplittableRandom(1);
-    String[] words = "the of and a to in is was that for it with as his on be at by had are but from or have an they which one were you her all she there would their we him been has when who will more no if out so said what up its about into than them can only other new some could time these two may then do first any my now such like our over man me even most made after also did many before must through back years where much your way well down should because each just those people how too little state good very make world still own see men work long get here between both life being under never day same another know while last might us great old year off come since against go came right used take three".split(" ");
+    String[] words =
+        "the of and a to in is was that for it with as his on be at by had are but from or have an they which one were you her all she there would their we him been has when who will more no if out so said what up its about into than them can only other new some could time these two may then do first any my now such like our over man me even most made after also did many before must through back years where much your way well down should because each just those people how too little state good very make world still own see men work long get here between both life being under never day same another know while last might us great old year off come since against go came right used take three"
+            .split(" ");
     List<String> texts = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       StringBuilder text = new StringBuilder();

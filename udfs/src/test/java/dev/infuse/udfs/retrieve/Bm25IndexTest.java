@@ -10,12 +10,19 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class Bm25IndexTest {
-  private static final List<ChunkText> CHUNKS = List.of(
-      new ChunkText("a1", "doc-a", "The company reported total revenue of 4.2 billion dollars in fiscal 2022."),
-      new ChunkText("a2", "doc-a", "Operating expenses rose because of higher marketing spend."),
-      new ChunkText("b1", "doc-b", "The river flooded the valley; farmers moved their cattle uphill."),
-      new ChunkText("b2", "doc-b", "Capital expenditure on the new dam was approved by the council."),
-      new ChunkText("c1", "doc-c", "Revenues of the council came mostly from property taxes."));
+  private static final List<ChunkText> CHUNKS =
+      List.of(
+          new ChunkText(
+              "a1",
+              "doc-a",
+              "The company reported total revenue of 4.2 billion dollars in fiscal 2022."),
+          new ChunkText(
+              "a2", "doc-a", "Operating expenses rose because of higher marketing spend."),
+          new ChunkText(
+              "b1", "doc-b", "The river flooded the valley; farmers moved their cattle uphill."),
+          new ChunkText(
+              "b2", "doc-b", "Capital expenditure on the new dam was approved by the council."),
+          new ChunkText("c1", "doc-c", "Revenues of the council came mostly from property taxes."));
 
   @Test
   void aChunkWithTheExactTermRanksFirst() {
@@ -25,7 +32,9 @@ class Bm25IndexTest {
       assertThat(hits.get(0).chunkId()).isEqualTo("b1");
       assertThat(hits).extracting(ScoredChunk::chunkId).doesNotHaveDuplicates();
       // Stemming matches "revenues" in the question with "revenue" in a1 and "Revenues" in c1.
-      assertThat(index.search("revenues", null, 5)).extracting(ScoredChunk::chunkId).containsExactlyInAnyOrder("a1", "c1");
+      assertThat(index.search("revenues", null, 5))
+          .extracting(ScoredChunk::chunkId)
+          .containsExactlyInAnyOrder("a1", "c1");
     }
   }
 
@@ -51,8 +60,11 @@ class Bm25IndexTest {
       assertThat(index.search("council", null, 1).get(0).docId()).isNotEqualTo("doc-a");
       assertThat(index.search("council", "doc-a", 5)).isEmpty();
       // Within its document a chunk scores as it does corpus-wide: the filter does not score.
-      ScoredChunk wide = index.search("council", null, 5).stream().filter(h -> h.chunkId().equals("c1")).findFirst()
-          .orElseThrow();
+      ScoredChunk wide =
+          index.search("council", null, 5).stream()
+              .filter(h -> h.chunkId().equals("c1"))
+              .findFirst()
+              .orElseThrow();
       assertThat(index.search("council", "doc-c", 5)).containsExactly(wide);
     }
   }
@@ -60,7 +72,9 @@ class Bm25IndexTest {
   @Test
   void shardsSearchedWithTheCorpusStatisticsRankExactlyAsOneIndex() {
     Random random = new Random(7);
-    String[] words = "alpha beta gamma delta epsilon zeta theta kappa lambda sigma river revenue tax cattle".split(" ");
+    String[] words =
+        "alpha beta gamma delta epsilon zeta theta kappa lambda sigma river revenue tax cattle"
+            .split(" ");
     List<ChunkText> corpus = new ArrayList<>();
     for (int i = 0; i < 300; i++) {
       StringBuilder text = new StringBuilder();
@@ -74,7 +88,8 @@ class Bm25IndexTest {
     for (ChunkText chunk : corpus) {
       shards.get(Math.floorMod(chunk.docId().hashCode(), 3)).add(chunk);
     }
-    List<String> queries = List.of("river revenue", "alpha alpha kappa", "sigma tax cattle delta", "zeta");
+    List<String> queries =
+        List.of("river revenue", "alpha alpha kappa", "sigma tax cattle delta", "zeta");
     try (Bm25Index whole = Bm25Index.build(corpus)) {
       List<Bm25Index> parts = shards.stream().map(Bm25Index::build).toList();
       Set<String> tokens = new HashSet<>();
@@ -91,13 +106,17 @@ class Bm25IndexTest {
           for (Bm25Index part : parts) {
             local.add(part.search(Bm25Index.tokens(query), doc, 10, stats));
           }
-          assertThat(TopK.merge(local, 10)).as(query + " in " + doc).containsExactlyElementsOf(expected);
+          assertThat(TopK.merge(local, 10))
+              .as(query + " in " + doc)
+              .containsExactlyElementsOf(expected);
         }
       }
-      // Without the corpus statistics a shard's scores differ: the statistics are what makes them equal.
+      // Without the corpus statistics a shard's scores differ: the statistics are what makes them
+      // equal.
       ScoredChunk best = whole.search("river revenue", null, 1).get(0);
       Bm25Index home = parts.get(Math.floorMod(best.docId().hashCode(), 3));
-      assertThat(home.search("river revenue", best.docId(), 10)).extracting(ScoredChunk::score)
+      assertThat(home.search("river revenue", best.docId(), 10))
+          .extracting(ScoredChunk::score)
           .doesNotContain(best.score());
       parts.forEach(Bm25Index::close);
     }
@@ -105,9 +124,11 @@ class Bm25IndexTest {
 
   @Test
   void anIndexReopenedFromItsFilesSearchesTheSame() {
-    try (Bm25Index index = Bm25Index.build(CHUNKS); Bm25Index reopened = Bm25Index.fromFiles(index.files())) {
+    try (Bm25Index index = Bm25Index.build(CHUNKS);
+        Bm25Index reopened = Bm25Index.fromFiles(index.files())) {
       assertThat(reopened.size()).isEqualTo(5);
-      assertThat(reopened.search("property taxes council", null, 5)).isEqualTo(index.search("property taxes council", null, 5));
+      assertThat(reopened.search("property taxes council", null, 5))
+          .isEqualTo(index.search("property taxes council", null, 5));
       List<String> terms = new ArrayList<>();
       reopened.forEachTerm((term, counts) -> terms.add(term + ":" + counts.docFreq()));
       assertThat(terms).contains("council:2", "revenu:2", "cattl:1");

@@ -73,7 +73,8 @@ class BootstrapTest {
     // Two independent draws from the same accuracy: the null is true.
     int rejected = 0;
     for (int t = 0; t < 40; t++) {
-      PairedDifference d = bootstrap.paired(bernoulli(0.6, 150, 500 + t), bernoulli(0.6, 150, 900 + t), t);
+      PairedDifference d =
+          bootstrap.paired(bernoulli(0.6, 150, 500 + t), bernoulli(0.6, 150, 900 + t), t);
       if (d.pValue() < 0.05) {
         rejected++;
       }
@@ -90,7 +91,8 @@ class BootstrapTest {
   void rejectsBadSettingsAndUnpairedSamples() {
     assertThatThrownBy(() -> new Bootstrap(10, 0.95)).hasMessageContaining("resamples: got 10");
     assertThatThrownBy(() -> new Bootstrap(1000, 1.0)).hasMessageContaining("confidence: got 1.0");
-    assertThatThrownBy(() -> bootstrap.paired(new double[2], new double[3], 0)).hasMessageContaining("got 2 and 3");
+    assertThatThrownBy(() -> bootstrap.paired(new double[2], new double[3], 0))
+        .hasMessageContaining("got 2 and 3");
   }
 
   private static double[] bernoulli(double p, int n, long seed) {

@@ -21,10 +21,12 @@ class MultipleChoiceMetricsTest {
   @Test
   void lengthIsInCodePointsLikePythonLenAndTiesGoToTheFirstOption() {
     // "😀😀" is 4 UTF-16 chars but 2 Python characters: -2/2 = -1.0 beats "abc" at -3.3/3 = -1.1.
-    assertThat(MultipleChoiceMetrics.accNorm(new double[] {-3.3, -2.0}, List.of("abc", "😀😀"))).isEqualTo(1);
+    assertThat(MultipleChoiceMetrics.accNorm(new double[] {-3.3, -2.0}, List.of("abc", "😀😀")))
+        .isEqualTo(1);
     // With String.length() it would be -2/4 = -0.5 either way; check the tie rule separately.
     assertThat(MultipleChoiceMetrics.acc(new double[] {-1.0, -1.0, -2.0})).isZero();
-    assertThat(MultipleChoiceMetrics.accNorm(new double[] {-2.0, -4.0}, List.of("ab", "abcd"))).isZero();
+    assertThat(MultipleChoiceMetrics.accNorm(new double[] {-2.0, -4.0}, List.of("ab", "abcd")))
+        .isZero();
   }
 
   @Test
@@ -33,6 +35,7 @@ class MultipleChoiceMetricsTest {
         .hasMessageContaining("options: got 1 for 2");
     assertThatThrownBy(() -> MultipleChoiceMetrics.accNorm(new double[] {-1, -2}, List.of("a", "")))
         .hasMessageContaining("option 1: got an empty option");
-    assertThatThrownBy(() -> MultipleChoiceMetrics.acc(new double[0])).hasMessageContaining("got none");
+    assertThatThrownBy(() -> MultipleChoiceMetrics.acc(new double[0]))
+        .hasMessageContaining("got none");
   }
 }

@@ -14,7 +14,8 @@ class NumericGraderTest {
     assertThat(NumericAnswer.parse("(1,234)").orElseThrow().value()).isEqualTo(-1234.0);
     assertThat(NumericAnswer.parse("$(1,234) million").orElseThrow().value()).isEqualTo(-1.234e9);
     assertThat(NumericAnswer.parse("-3.5%").orElseThrow().value()).isEqualTo(-0.035);
-    assertThat(NumericAnswer.parse("12.5 percent").orElseThrow().unit()).isEqualTo(NumericAnswer.Unit.PERCENT);
+    assertThat(NumericAnswer.parse("12.5 percent").orElseThrow().unit())
+        .isEqualTo(NumericAnswer.Unit.PERCENT);
     assertThat(NumericAnswer.parse("$2.1bn").orElseThrow().value()).isEqualTo(2.1e9);
     assertThat(NumericAnswer.parse("USD 850 thousand").orElseThrow().value()).isEqualTo(850_000.0);
     assertThat(NumericAnswer.parse("The answer is 0.125.").orElseThrow().value()).isEqualTo(0.125);
@@ -22,9 +23,15 @@ class NumericGraderTest {
 
   @Test
   void aTextWithOneNumberIsNumericAndYearsOrCodesDoNotCount() {
-    assertThat(NumericAnswer.parse("In FY2019 capital expenditure was $1,577 million.").orElseThrow().value())
+    assertThat(
+            NumericAnswer.parse("In FY2019 capital expenditure was $1,577 million.")
+                .orElseThrow()
+                .value())
         .isEqualTo(1.577e9);
-    assertThat(NumericAnswer.parse("In 2019 capital expenditure was $1,577 million.").orElseThrow().value())
+    assertThat(
+            NumericAnswer.parse("In 2019 capital expenditure was $1,577 million.")
+                .orElseThrow()
+                .value())
         .isEqualTo(1.577e9);
     assertThat(NumericAnswer.parse("Per the 10-K, revenue fell.")).isEmpty();
     assertThat(NumericAnswer.parse("Revenue grew from 10 to 12 million")).isEmpty();

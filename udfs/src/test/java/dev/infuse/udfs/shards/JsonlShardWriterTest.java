@@ -14,8 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class JsonlShardWriterTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void writesOneObjectPerLineAndPublishesWithChecksum() throws IOException {
@@ -51,7 +50,8 @@ class JsonlShardWriterTest {
     Files.writeString(path, "old\n");
     try (JsonlShardWriter writer = new JsonlShardWriter(path)) {
       writer.write("a", "s", "new");
-      assertThatThrownBy(() -> writer.write(null, "s", "x")).hasMessageContaining("id and text are required");
+      assertThatThrownBy(() -> writer.write(null, "s", "x"))
+          .hasMessageContaining("id and text are required");
     }
     assertThat(Files.readString(path)).isEqualTo("old\n");
     try (var files = Files.list(dir)) {

@@ -18,32 +18,43 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class MegatronIndexedDatasetWriterTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /**
-   * A reader written from the public description of Megatron-LM's MMIDIDX format, sharing nothing with
-   * the writer: magic "MMIDIDX\0\0", uint64 version 1, uint8 dtype (4 = int32, 8 = uint16), uint64
-   * sequence count, uint64 document count, int32 lengths, int64 pointers, int64 document indices.
+   * A reader written from the public description of Megatron-LM's MMIDIDX format, sharing nothing
+   * with the writer: magic "MMIDIDX\0\0", uint64 version 1, uint8 dtype (4 = int32, 8 = uint16),
+   * uint64 sequence count, uint64 document count, int32 lengths, int64 pointers, int64 document
+   * indices.
    */
-  record MegatronDataset(int dtypeCode, int[] lengths, long[] pointers, long[] documentIndices, List<int[]> sequences) {
+  record MegatronDataset(
+      int dtypeCode,
+      int[] lengths,
+      long[] pointers,
+      long[] documentIndices,
+      List<int[]> sequences) {
     static MegatronDataset read(Path prefix) throws IOException {
-      ByteBuffer idx = ByteBuffer.wrap(Files.readAllBytes(Path.of(prefix + ".idx"))).order(ByteOrder.LITTLE_ENDIAN);
+      ByteBuffer idx =
+          ByteBuffer.wrap(Files.readAllBytes(Path.of(prefix + ".idx")))
+              .order(ByteOrder.LITTLE_ENDIAN);
       byte[] magic = new byte[9];
       require(idx.remaining() >= 9 + 8 + 1 + 8 + 8, "idx shorter than its header");
       idx.get(magic);
-      require(Arrays.equals(magic, new byte[] {'M', 'M', 'I', 'D', 'I', 'D', 'X', 0, 0}), "bad magic");
+      require(
+          Arrays.equals(magic, new byte[] {'M', 'M', 'I', 'D', 'I', 'D', 'X', 0, 0}), "bad magic");
       require(idx.getLong() == 1L, "version is not 1");
       int dtype = idx.get() & 0xff;
-      int itemSize = switch (dtype) {
-        case 8 -> 2;
-        case 4 -> 4;
-        default -> throw new IOException("unexpected dtype code " + dtype);
-      };
+      int itemSize =
+          switch (dtype) {
+            case 8 -> 2;
+            case 4 -> 4;
+            default -> throw new IOException("unexpected dtype code " + dtype);
+          };
       long sequenceCount = idx.getLong();
       long documentCount = idx.getLong();
       long expectedIdx = 34 + 4 * sequenceCount + 8 * sequenceCount + 8 * documentCount;
-      require(idx.capacity() == expectedIdx, "idx has " + idx.capacity() + " bytes, header implies " + expectedIdx);
+      require(
+          idx.capacity() == expectedIdx,
+          "idx has " + idx.capacity() + " bytes, header implies " + expectedIdx);
       int[] lengths = new int[(int) sequenceCount];
       for (int i = 0; i < lengths.length; i++) {
         lengths[i] = idx.getInt();
@@ -56,9 +67,13 @@ class MegatronIndexedDatasetWriterTest {
       for (int i = 0; i < documents.length; i++) {
         documents[i] = idx.getLong();
       }
-      ByteBuffer bin = ByteBuffer.wrap(Files.readAllBytes(Path.of(prefix + ".bin"))).order(ByteOrder.LITTLE_ENDIAN);
+      ByteBuffer bin =
+          ByteBuffer.wrap(Files.readAllBytes(Path.of(prefix + ".bin")))
+              .order(ByteOrder.LITTLE_ENDIAN);
       long expectedBin = Arrays.stream(lengths).asLongStream().sum() * itemSize;
-      require(bin.capacity() == expectedBin, "bin has " + bin.capacity() + " bytes, index implies " + expectedBin);
+      require(
+          bin.capacity() == expectedBin,
+          "bin has " + bin.capacity() + " bytes, index implies " + expectedBin);
       List<int[]> sequences = new ArrayList<>();
       for (int i = 0; i < lengths.length; i++) {
         int[] tokens = new int[lengths[i]];
@@ -109,7 +124,9 @@ class MegatronIndexedDatasetWriterTest {
     long tokens = documents.stream().mapToLong(ids -> ids.length).sum();
     assertThat(written.tokens()).isEqualTo(tokens);
     assertThat(written.documents()).isEqualTo(50);
-    assertThat(written.bin().bytes()).isEqualTo(2 * tokens).isEqualTo(Files.size(Path.of(prefix + ".bin")));
+    assertThat(written.bin().bytes())
+        .isEqualTo(2 * tokens)
+        .isEqualTo(Files.size(Path.of(prefix + ".bin")));
     assertThat(written.bin().sha256()).isEqualTo(sha256(Path.of(prefix + ".bin")));
     assertThat(written.idx().sha256()).isEqualTo(sha256(Path.of(prefix + ".idx")));
     assertThat(dir).isDirectoryNotContaining(path -> path.getFileName().toString().startsWith("."));
@@ -151,7 +168,8 @@ class MegatronIndexedDatasetWriterTest {
     }
     Path bin = Path.of(prefix + ".bin");
     Files.write(bin, Arrays.copyOf(Files.readAllBytes(bin), 10));
-    assertThatThrownBy(() -> MegatronDataset.read(prefix)).hasMessageContaining("bin has 10 bytes, index implies 12");
+    assertThatThrownBy(() -> MegatronDataset.read(prefix))
+        .hasMessageContaining("bin has 10 bytes, index implies 12");
     assertThat(sha256(bin)).isNotEqualTo(written.bin().sha256());
 
     Path idx = Path.of(prefix + ".idx");
@@ -169,12 +187,14 @@ class MegatronIndexedDatasetWriterTest {
       assertThatThrownBy(() -> writer.addSequence(new int[0])).hasMessageContaining("empty");
       assertThatThrownBy(writer::endDocument).hasMessageContaining("no sequence added");
       writer.addSequence(new int[] {3});
-      assertThatThrownBy(writer::commit).hasMessageContaining("1 sequences after the last endDocument()");
+      assertThatThrownBy(writer::commit)
+          .hasMessageContaining("1 sequences after the last endDocument()");
     }
     try (var files = Files.list(dir)) {
       assertThat(files).isEmpty();
     }
-    assertThatThrownBy(() -> new MegatronIndexedDatasetWriter(prefix, 0)).hasMessageContaining("vocab_size: got 0");
+    assertThatThrownBy(() -> new MegatronIndexedDatasetWriter(prefix, 0))
+        .hasMessageContaining("vocab_size: got 0");
     assertThat(MegatronIndexedDatasetWriter.TokenType.forVocabSize(65_499))
         .isEqualTo(MegatronIndexedDatasetWriter.TokenType.UINT16);
     assertThat(MegatronIndexedDatasetWriter.TokenType.forVocabSize(65_500))
@@ -183,7 +203,8 @@ class MegatronIndexedDatasetWriterTest {
 
   static String sha256(Path file) throws IOException {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+      return HexFormat.of()
+          .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
     } catch (java.security.NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

@@ -34,6 +34,7 @@ class ChunkSpecTest {
   void rejectsOverlapOfHalfAChunk() {
     assertThatThrownBy(() -> new ChunkSpec(256, 128))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("chunk.overlap_tokens: got 128, expected an integer >= 0 and < 128");
+        .hasMessageStartingWith(
+            "chunk.overlap_tokens: got 128, expected an integer >= 0 and < 128");
   }
 }

@@ -128,9 +128,7 @@ class ChunkerTest {
     List<TextChunk> chunks = new Chunker(inflating, spec).chunk(document);
     assertThat(chunks).hasSizeGreaterThan(10);
     for (TextChunk chunk : chunks) {
-      assertThat(chunk.nTokens())
-          .isEqualTo(inflating.count(chunk.text()))
-          .isLessThanOrEqualTo(40);
+      assertThat(chunk.nTokens()).isEqualTo(inflating.count(chunk.text())).isLessThanOrEqualTo(40);
     }
     assertCoversWithWhitespaceGaps(document, chunks);
   }
@@ -172,13 +170,18 @@ class ChunkerTest {
     long nanos = System.nanoTime() - started;
     System.out.printf(
         "chunked %d chars into %d chunks of <= %d tokens in %.0f ms: %.0f chars/s%n",
-        document.length(), chunks.size(), spec.maxTokens(), nanos / 1e6,
+        document.length(),
+        chunks.size(),
+        spec.maxTokens(),
+        nanos / 1e6,
         document.length() / (nanos / 1e9));
     assertValidChunks(minilm, document, chunks, spec);
     assertCoversWithWhitespaceGaps(document, chunks);
   }
 
-  /** Checks what every chunking must hold: exact text, own count within budget, no edge whitespace. */
+  /**
+   * Checks what every chunking must hold: exact text, own count within budget, no edge whitespace.
+   */
   private static void assertValidChunks(
       TextTokenizer tokenizer, String document, List<TextChunk> chunks, ChunkSpec spec) {
     assertThat(chunks).isNotEmpty();
@@ -188,7 +191,8 @@ class ChunkerTest {
       assertThat(chunk.text()).isEqualTo(document.substring(chunk.charStart(), chunk.charEnd()));
       assertThat(chunk.text()).isNotBlank();
       assertThat(BoundaryKind.isWhitespace(chunk.text().charAt(0))).isFalse();
-      assertThat(BoundaryKind.isWhitespace(chunk.text().charAt(chunk.text().length() - 1))).isFalse();
+      assertThat(BoundaryKind.isWhitespace(chunk.text().charAt(chunk.text().length() - 1)))
+          .isFalse();
       assertThat(chunk.nTokens()).isEqualTo(tokenizer.count(chunk.text()));
       assertThat(chunk.nTokens()).isLessThanOrEqualTo(spec.maxTokens());
     }

@@ -1,8 +1,8 @@
 package dev.infuse.udfs.text;
 
-import dev.infuse.udfs.RepoPaths;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.infuse.udfs.RepoPaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -39,7 +39,9 @@ final class QualityArticles {
     return new ArrayList<>(articles);
   }
 
-  /** The articles repeated and joined with blank lines until the text is {@code length} chars long. */
+  /**
+   * The articles repeated and joined with blank lines until the text is {@code length} chars long.
+   */
   static String concatenated(int length) {
     StringBuilder text = new StringBuilder();
     List<String> articles = load();

@@ -7,8 +7,8 @@ import java.util.regex.Pattern;
 
 /**
  * A test tokenizer whose tokens are the text's whitespace-separated words, so chunk sizes can be
- * reasoned about exactly; {@code extraPerCount} makes a text's own count higher than its words, as a
- * substring's re-tokenization sometimes is.
+ * reasoned about exactly; {@code extraPerCount} makes a text's own count higher than its words, as
+ * a substring's re-tokenization sometimes is.
  */
 final class WordTokenizer implements TextTokenizer {
   private static final Pattern WORD = Pattern.compile("\\S+");

@@ -9,10 +9,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * AdamW (Loshchilov and Hutter) with global-norm gradient clipping, on NDArrays. Written here rather
- * than using DJL's {@code Adam} because that keeps its moments private, and a resumable checkpoint
- * needs them. Weight decay is decoupled and applies to Linear weights only (parameters named
- * {@code *.weight}): biases, LayerNorm and the (tied) embeddings are not decayed.
+ * AdamW (Loshchilov and Hutter) with global-norm gradient clipping, on NDArrays. Written here
+ * rather than using DJL's {@code Adam} because that keeps its moments private, and a resumable
+ * checkpoint needs them. Weight decay is decoupled and applies to Linear weights only (parameters
+ * named {@code *.weight}): biases, LayerNorm and the (tied) embeddings are not decayed.
  */
 final class AdamW implements AutoCloseable {
   private static final String FIRST = "first_moment.";
@@ -26,21 +26,23 @@ final class AdamW implements AutoCloseable {
   AdamW(Map<String, Parameter> parameters, NDManager parent) {
     this.parameters = parameters;
     this.manager = parent.newSubManager();
-    parameters.forEach((name, parameter) -> {
-      firstMoments.put(name, manager.zeros(parameter.getArray().getShape()));
-      secondMoments.put(name, manager.zeros(parameter.getArray().getShape()));
-    });
+    parameters.forEach(
+        (name, parameter) -> {
+          firstMoments.put(name, manager.zeros(parameter.getArray().getShape()));
+          secondMoments.put(name, manager.zeros(parameter.getArray().getShape()));
+        });
   }
 
   /**
-   * Clips the gradients, takes step {@code step} (from 1) at rate {@code learningRate}, and zeroes the
-   * gradients for the next step. Call outside the gradient collector, inside an NDScope.
+   * Clips the gradients, takes step {@code step} (from 1) at rate {@code learningRate}, and zeroes
+   * the gradients for the next step. Call outside the gradient collector, inside an NDScope.
    *
    * @return the global gradient norm before clipping
    */
   double step(int step, double learningRate, TrainingConfig config) {
     // In-place updates of leaf weights are illegal while autograd records. Grad mode is libtorch's
-    // thread-local state, and a TorchScript forward on this thread can leave it on, so it is set off
+    // thread-local state, and a TorchScript forward on this thread can leave it on, so it is set
+    // off
     // here rather than trusted.
     boolean recording = JniUtils.isGradMode();
     JniUtils.setGradMode(false);
@@ -62,23 +64,40 @@ final class AdamW implements AutoCloseable {
     }
     double norm = Math.sqrt(squares.getFloat());
     if (!Double.isFinite(norm)) {
-      throw new IllegalStateException("gradient norm " + norm + " at step " + step + "; non-finite in "
-          + nonFinite(gradients) + "; lower learning_rate or set gradient_clip");
+      throw new IllegalStateException(
+          "gradient norm "
+              + norm
+              + " at step "
+              + step
+              + "; non-finite in "
+              + nonFinite(gradients)
+              + "; lower learning_rate or set gradient_clip");
     }
-    double clip = config.gradientClip() > 0 && norm > config.gradientClip() ? config.gradientClip() / norm : 1.0;
+    double clip =
+        config.gradientClip() > 0 && norm > config.gradientClip()
+            ? config.gradientClip() / norm
+            : 1.0;
     double firstCorrection = 1 - Math.pow(config.beta1(), step);
     double secondCorrection = 1 - Math.pow(config.beta2(), step);
     for (Map.Entry<String, Parameter> entry : parameters.entrySet()) {
       String name = entry.getKey();
       NDArray weights = entry.getValue().getArray();
       NDArray gradient = gradients.get(name).mul((float) clip);
-      NDArray first = firstMoments.get(name).muli((float) config.beta1()).addi(gradient.mul((float) (1 - config.beta1())));
-      NDArray second = secondMoments.get(name).muli((float) config.beta2())
-          .addi(gradient.square().muli((float) (1 - config.beta2())));
+      NDArray first =
+          firstMoments
+              .get(name)
+              .muli((float) config.beta1())
+              .addi(gradient.mul((float) (1 - config.beta1())));
+      NDArray second =
+          secondMoments
+              .get(name)
+              .muli((float) config.beta2())
+              .addi(gradient.square().muli((float) (1 - config.beta2())));
       if (name.endsWith(".weight") && config.weightDecay() > 0) {
         weights.muli((float) (1 - learningRate * config.weightDecay()));
       }
-      NDArray denominator = second.div((float) secondCorrection).sqrt().addi((float) config.epsilon());
+      NDArray denominator =
+          second.div((float) secondCorrection).sqrt().addi((float) config.epsilon());
       weights.subi(first.mul((float) (learningRate / firstCorrection)).divi(denominator));
       gradients.get(name).subi(gradients.get(name));
     }
@@ -108,15 +127,22 @@ final class AdamW implements AutoCloseable {
     restore(byName, SECOND, secondMoments);
   }
 
-  private static void restore(Map<String, NDArray> saved, String prefix, Map<String, NDArray> moments) {
-    moments.forEach((name, target) -> {
-      NDArray source = saved.get(prefix + name);
-      if (source == null || !source.getShape().equals(target.getShape())) {
-        throw new IllegalArgumentException("optimizer state: tensor " + prefix + name
-            + (source == null ? " is missing" : " has shape " + source.getShape() + ", expected " + target.getShape()));
-      }
-      target.set(source.toFloatArray());
-    });
+  private static void restore(
+      Map<String, NDArray> saved, String prefix, Map<String, NDArray> moments) {
+    moments.forEach(
+        (name, target) -> {
+          NDArray source = saved.get(prefix + name);
+          if (source == null || !source.getShape().equals(target.getShape())) {
+            throw new IllegalArgumentException(
+                "optimizer state: tensor "
+                    + prefix
+                    + name
+                    + (source == null
+                        ? " is missing"
+                        : " has shape " + source.getShape() + ", expected " + target.getShape()));
+          }
+          target.set(source.toFloatArray());
+        });
   }
 
   private static NDArray named(NDArray array, String name) {

@@ -18,8 +18,8 @@ import java.util.stream.Stream;
 
 /**
  * Training checkpoints under one root: {@code step-XXXXXXXX/} holds a full model directory (so any
- * checkpoint can be loaded as a model), the optimizer moments, the trainer state, and a
- * {@code COMPLETE} marker. Each is written atomically; only the newest {@link #KEEP} are kept.
+ * checkpoint can be loaded as a model), the optimizer moments, the trainer state, and a {@code
+ * COMPLETE} marker. Each is written atomically; only the newest {@link #KEEP} are kept.
  */
 public final class Checkpoints {
   static final String COMPLETE = "COMPLETE";
@@ -37,15 +37,20 @@ public final class Checkpoints {
     return root.resolve(String.format(Locale.ROOT, "step-%08d", step));
   }
 
-  /** Writes step {@code step}, then drops all but the newest {@link #KEEP}; returns its directory. */
+  /**
+   * Writes step {@code step}, then drops all but the newest {@link #KEEP}; returns its directory.
+   */
   static Path write(Path root, State state, DecoderLm model, AdamW optimizer) {
     Path target = directory(root, state.step());
-    AtomicDirectory.write(target, dir -> {
-      ModelDirectory.writeFiles(model, dir);
-      Files.write(dir.resolve(OPTIMIZER), optimizer.moments().encode(NDList.Encoding.SAFETENSORS));
-      LmJson.MAPPER.writeValue(dir.resolve(STATE).toFile(), state);
-      Files.writeString(dir.resolve(COMPLETE), "step " + state.step() + "\n");
-    });
+    AtomicDirectory.write(
+        target,
+        dir -> {
+          ModelDirectory.writeFiles(model, dir);
+          Files.write(
+              dir.resolve(OPTIMIZER), optimizer.moments().encode(NDList.Encoding.SAFETENSORS));
+          LmJson.MAPPER.writeValue(dir.resolve(STATE).toFile(), state);
+          Files.writeString(dir.resolve(COMPLETE), "step " + state.step() + "\n");
+        });
     prune(root);
     return target;
   }
@@ -66,8 +71,13 @@ public final class Checkpoints {
       }
       return state;
     } catch (IOException | RuntimeException e) {
-      throw new IllegalStateException("checkpoint " + dir.toAbsolutePath() + " cannot be resumed: " + e.getMessage()
-          + "; delete it to start from the one before", e);
+      throw new IllegalStateException(
+          "checkpoint "
+              + dir.toAbsolutePath()
+              + " cannot be resumed: "
+              + e.getMessage()
+              + "; delete it to start from the one before",
+          e);
     }
   }
 
@@ -78,7 +88,8 @@ public final class Checkpoints {
         AtomicDirectory.deleteRecursively(old);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete an old checkpoint under " + root.toAbsolutePath(), e);
+      throw new UncheckedIOException(
+          "cannot delete an old checkpoint under " + root.toAbsolutePath(), e);
     }
   }
 

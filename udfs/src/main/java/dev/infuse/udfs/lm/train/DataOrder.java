@@ -4,8 +4,8 @@ import java.util.SplittableRandom;
 
 /**
  * Which sequences each step trains on. Each epoch is a permutation derived only from (seed, epoch),
- * and step s takes the next {@code batchSize} slots after those of steps before it, so a resumed run
- * sees exactly the batches an uninterrupted one would.
+ * and step s takes the next {@code batchSize} slots after those of steps before it, so a resumed
+ * run sees exactly the batches an uninterrupted one would.
  */
 final class DataOrder {
   private final int size;

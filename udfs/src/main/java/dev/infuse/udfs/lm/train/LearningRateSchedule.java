@@ -9,7 +9,8 @@ final class LearningRateSchedule {
     if (step <= config.warmupSteps()) {
       return config.learningRate() * step / config.warmupSteps();
     }
-    double progress = (double) (step - config.warmupSteps()) / (config.steps() - config.warmupSteps());
+    double progress =
+        (double) (step - config.warmupSteps()) / (config.steps() - config.warmupSteps());
     double cosine = 0.5 * (1 + Math.cos(Math.PI * Math.min(1.0, progress)));
     return config.minLearningRate() + (config.learningRate() - config.minLearningRate()) * cosine;
   }

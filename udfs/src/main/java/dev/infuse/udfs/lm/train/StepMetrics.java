@@ -12,5 +12,10 @@ package dev.infuse.udfs.lm.train;
  * @param wallSeconds seconds since this run (not the whole training, if resumed) began
  */
 public record StepMetrics(
-    int step, double loss, double learningRate, double gradNorm, long tokens, double tokensPerSecond,
+    int step,
+    double loss,
+    double learningRate,
+    double gradNorm,
+    long tokens,
+    double tokensPerSecond,
     double wallSeconds) {}

@@ -19,8 +19,8 @@ import java.util.Optional;
  * learning rate and optimizer state at every step derive from the step number and the checkpoint,
  * so an interrupted and resumed run ends where an uninterrupted one would.
  *
- * <p>DJL's PyTorch engine allows one gradient collector per JVM at a time, so one training runs at a
- * time per JVM.
+ * <p>DJL's PyTorch engine allows one gradient collector per JVM at a time, so one training runs at
+ * a time per JVM.
  */
 public final class Trainer {
   private Trainer() {}
@@ -32,8 +32,12 @@ public final class Trainer {
    * @param checkpointRoot where checkpoints go and are resumed from; null for neither
    * @param listener hears every step and checkpoint; null for none
    */
-  public static TrainingResult train(DecoderLm model, List<PackedSequence> data, TrainingConfig config,
-      Path checkpointRoot, TrainingListener listener) {
+  public static TrainingResult train(
+      DecoderLm model,
+      List<PackedSequence> data,
+      TrainingConfig config,
+      Path checkpointRoot,
+      TrainingListener listener) {
     List<String> problems = new ArrayList<>(config.problems());
     problems.addAll(dataProblems(data, model.config()));
     if (!problems.isEmpty()) {
@@ -45,7 +49,8 @@ public final class Trainer {
         AdamW optimizer = new AdamW(model.parameters(), manager)) {
       int resumedFrom = -1;
       double loss = Double.NaN;
-      Optional<Path> latest = checkpointRoot == null ? Optional.empty() : Checkpoints.latest(checkpointRoot);
+      Optional<Path> latest =
+          checkpointRoot == null ? Optional.empty() : Checkpoints.latest(checkpointRoot);
       if (latest.isPresent()) {
         Checkpoints.State state = Checkpoints.restore(latest.get(), model, optimizer, manager);
         resumedFrom = state.step();
@@ -58,7 +63,8 @@ public final class Trainer {
         for (int index : order.batch(step, config.batchSize())) {
           rows.add(data.get(index));
         }
-        TrainingBatch batch = new TrainingBatch(rows, model.config().padTokenId(), config.maskDocumentBoundaries());
+        TrainingBatch batch =
+            new TrainingBatch(rows, model.config().padTokenId(), config.maskDocumentBoundaries());
         double learningRate = LearningRateSchedule.at(step, config);
         double gradNorm;
         try (NDScope scope = new NDScope()) {
@@ -66,15 +72,30 @@ public final class Trainer {
           gradNorm = optimizer.step(step, learningRate, config);
         }
         if (!Double.isFinite(loss) || !Double.isFinite(gradNorm)) {
-          throw new IllegalStateException("training diverged at step " + step + " (loss " + loss + ", gradient norm "
-              + gradNorm + "); lower learning_rate or set gradient_clip");
+          throw new IllegalStateException(
+              "training diverged at step "
+                  + step
+                  + " (loss "
+                  + loss
+                  + ", gradient norm "
+                  + gradNorm
+                  + "); lower learning_rate or set gradient_clip");
         }
         double seconds = (System.nanoTime() - stepStarted) / 1e9;
-        hear.onStep(new StepMetrics(step, loss, learningRate, gradNorm, batch.realTokens,
-            batch.realTokens / seconds, (System.nanoTime() - started) / 1e9));
+        hear.onStep(
+            new StepMetrics(
+                step,
+                loss,
+                learningRate,
+                gradNorm,
+                batch.realTokens,
+                batch.realTokens / seconds,
+                (System.nanoTime() - started) / 1e9));
         boolean due = config.checkpointEvery() > 0 && step % config.checkpointEvery() == 0;
         if (checkpointRoot != null && (due || step == config.steps())) {
-          Path dir = Checkpoints.write(checkpointRoot, new Checkpoints.State(step, loss, config), model, optimizer);
+          Path dir =
+              Checkpoints.write(
+                  checkpointRoot, new Checkpoints.State(step, loss, config), model, optimizer);
           hear.onCheckpoint(step, dir);
         }
       }
@@ -88,13 +109,15 @@ public final class Trainer {
     Shape cells = new Shape(batch.rows, batch.length);
     NDArray tokens = manager.create(batch.tokens, cells);
     NDArray positions = manager.create(batch.positions, cells);
-    NDArray attention = manager.create(batch.attention, new Shape(batch.rows, batch.length, batch.length));
+    NDArray attention =
+        manager.create(batch.attention, new Shape(batch.rows, batch.length, batch.length));
     NDArray targets = manager.create(batch.targets, new Shape(batch.rows, batch.length, 1));
     NDArray weights = manager.create(batch.targetWeights, cells);
     float count = Math.max(1f, (float) weights.sum().getFloat());
     try (GradientCollector collector = Engine.getEngine("PyTorch").newGradientCollector()) {
       NDArray logProbabilities = model.forwardTraining(tokens, positions, attention).logSoftmax(-1);
-      NDArray loss = logProbabilities.gather(targets, 2).reshape(cells).mul(weights).sum().neg().div(count);
+      NDArray loss =
+          logProbabilities.gather(targets, 2).reshape(cells).mul(weights).sum().neg().div(count);
       collector.backward(loss);
       return loss.getFloat();
     }
@@ -109,12 +132,18 @@ public final class Trainer {
     for (int i = 0; i < data.size() && problems.size() < 5; i++) {
       int[] ids = data.get(i).inputIds();
       if (ids.length > model.contextLength()) {
-        problems.add("data[" + i + "]: " + ids.length + " tokens, expected at most context_length "
-            + model.contextLength());
+        problems.add(
+            "data["
+                + i
+                + "]: "
+                + ids.length
+                + " tokens, expected at most context_length "
+                + model.contextLength());
       }
       for (int id : ids) {
         if (id < 0 || id >= model.vocabSize()) {
-          problems.add("data[" + i + "]: token id " + id + ", expected 0.." + (model.vocabSize() - 1));
+          problems.add(
+              "data[" + i + "]: token id " + id + ", expected 0.." + (model.vocabSize() - 1));
           break;
         }
       }

@@ -4,17 +4,19 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * One step's sequences as flat arrays, right-padded to the longest row: what the model sees and what
- * it is scored on. Target t of a row is token t + 1, weighted 0 where it is padding, outside the loss
- * mask, or (with document masking) the first token of the next document.
+ * One step's sequences as flat arrays, right-padded to the longest row: what the model sees and
+ * what it is scored on. Target t of a row is token t + 1, weighted 0 where it is padding, outside
+ * the loss mask, or (with document masking) the first token of the next document.
  */
 final class TrainingBatch {
   final int rows;
   final int length;
   final long[] tokens;
   final long[] positions;
+
   /** [row][query][key], true where the query may attend to the key. */
   final boolean[] attention;
+
   final long[] targets;
   final float[] targetWeights;
   final long realTokens;
@@ -46,7 +48,8 @@ final class TrainingBatch {
       int firstKey = maskDocumentBoundaries ? documentStart[t] : 0;
       Arrays.fill(attention, (base + t) * length + firstKey, (base + t) * length + t + 1, true);
       boolean hasNext = t + 1 < ids.length;
-      boolean crossesDocument = hasNext && maskDocumentBoundaries && documentStart[t + 1] != documentStart[t];
+      boolean crossesDocument =
+          hasNext && maskDocumentBoundaries && documentStart[t + 1] != documentStart[t];
       if (hasNext && !crossesDocument && sequence.isTarget(t + 1)) {
         targets[base + t] = ids[t + 1];
         targetWeights[base + t] = 1f;

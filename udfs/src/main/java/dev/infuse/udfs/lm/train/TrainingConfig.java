@@ -42,9 +42,22 @@ public record TrainingConfig(
    * Common choices for small GPTs around the given values: decay to a tenth of the peak, 10% warmup
    * (at most 100 steps), weight decay 0.1, betas 0.9/0.95, clip 1.0, document masking on.
    */
-  public static TrainingConfig defaults(int steps, int batchSize, double learningRate, long seed, int checkpointEvery) {
-    return new TrainingConfig(steps, batchSize, learningRate, learningRate / 10, Math.min(100, steps / 10), 0.1,
-        0.9, 0.95, 1e-8, 1.0, seed, checkpointEvery, true);
+  public static TrainingConfig defaults(
+      int steps, int batchSize, double learningRate, long seed, int checkpointEvery) {
+    return new TrainingConfig(
+        steps,
+        batchSize,
+        learningRate,
+        learningRate / 10,
+        Math.min(100, steps / 10),
+        0.1,
+        0.9,
+        0.95,
+        1e-8,
+        1.0,
+        seed,
+        checkpointEvery,
+        true);
   }
 
   /** Every invalid value, each naming the field and what was expected; empty when valid. */
@@ -60,10 +73,20 @@ public record TrainingConfig(
       problems.add("learning_rate: got " + learningRate + ", expected a positive number");
     }
     if (!(minLearningRate >= 0 && minLearningRate <= learningRate)) {
-      problems.add("min_learning_rate: got " + minLearningRate + ", expected 0..learning_rate (" + learningRate + ")");
+      problems.add(
+          "min_learning_rate: got "
+              + minLearningRate
+              + ", expected 0..learning_rate ("
+              + learningRate
+              + ")");
     }
     if (warmupSteps < 0 || (steps > 0 && warmupSteps >= steps)) {
-      problems.add("warmup_steps: got " + warmupSteps + ", expected 0.." + Math.max(0, steps - 1) + " (below steps)");
+      problems.add(
+          "warmup_steps: got "
+              + warmupSteps
+              + ", expected 0.."
+              + Math.max(0, steps - 1)
+              + " (below steps)");
     }
     if (!(weightDecay >= 0) || Double.isInfinite(weightDecay)) {
       problems.add("weight_decay: got " + weightDecay + ", expected a number >= 0");
@@ -74,10 +97,14 @@ public record TrainingConfig(
       problems.add("epsilon: got " + epsilon + ", expected a positive number");
     }
     if (!(gradientClip >= 0) || Double.isInfinite(gradientClip)) {
-      problems.add("gradient_clip: got " + gradientClip + ", expected a number >= 0 (0 turns clipping off)");
+      problems.add(
+          "gradient_clip: got " + gradientClip + ", expected a number >= 0 (0 turns clipping off)");
     }
     if (checkpointEvery < 0) {
-      problems.add("checkpoint_every: got " + checkpointEvery + ", expected >= 0 (0 checkpoints only at the end)");
+      problems.add(
+          "checkpoint_every: got "
+              + checkpointEvery
+              + ", expected >= 0 (0 checkpoints only at the end)");
     }
     return problems;
   }

@@ -29,11 +29,14 @@ class LearnedFactsTest {
       LogLikelihoodScorer scorer = new LogLikelihoodScorer(model, 8);
       int rightBefore = correct(scorer);
 
-      TrainingResult result = Trainer.train(model, facts, TrainingConfig.defaults(120, 4, 1e-2, 3, 0), null, null);
+      TrainingResult result =
+          Trainer.train(model, facts, TrainingConfig.defaults(120, 4, 1e-2, 3, 0), null, null);
       assertThat(result.finalLoss()).isLessThan(0.5);
 
       // Each question: the context names a thing, the options are the four colours.
-      assertThat(correct(scorer)).as("right answers after training (before: %d of 4)", rightBefore).isEqualTo(4);
+      assertThat(correct(scorer))
+          .as("right answers after training (before: %d of 4)", rightBefore)
+          .isEqualTo(4);
     }
   }
 
@@ -50,7 +53,8 @@ class LearnedFactsTest {
 
   private static PackedSequence row(DecoderLm model, String text) {
     long[] ids = model.tokenizer().encode(text, false, false).getIds();
-    int[] row = Arrays.copyOf(Arrays.stream(ids).mapToInt(Math::toIntExact).toArray(), ids.length + 1);
+    int[] row =
+        Arrays.copyOf(Arrays.stream(ids).mapToInt(Math::toIntExact).toArray(), ids.length + 1);
     row[ids.length] = TinyLms.EOS;
     return PackedSequence.of(row);
   }

@@ -25,7 +25,8 @@ final class TinyCorpus {
     List<PackedSequence> rows = new ArrayList<>();
     for (String sentence : SENTENCES) {
       long[] ids = tokenizer.encode(sentence).getIds();
-      int[] row = Arrays.copyOf(Arrays.stream(ids).mapToInt(Math::toIntExact).toArray(), ids.length + 1);
+      int[] row =
+          Arrays.copyOf(Arrays.stream(ids).mapToInt(Math::toIntExact).toArray(), ids.length + 1);
       row[ids.length] = TinyLms.EOS;
       rows.add(PackedSequence.of(row));
     }

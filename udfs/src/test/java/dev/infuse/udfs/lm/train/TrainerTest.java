@@ -20,14 +20,16 @@ class TrainerTest {
   @TempDir Path temp;
 
   private static TrainingConfig config(int steps, int checkpointEvery) {
-    return new TrainingConfig(steps, 4, 1e-2, 1e-3, 3, 0.1, 0.9, 0.95, 1e-8, 1.0, 11, checkpointEvery, true);
+    return new TrainingConfig(
+        steps, 4, 1e-2, 1e-3, 3, 0.1, 0.9, 0.95, 1e-8, 1.0, 11, checkpointEvery, true);
   }
 
   @Test
   void lossFallsWellBelowItsStartOnASmallCorpus() {
     List<StepMetrics> steps = new ArrayList<>();
     try (DecoderLm model = TinyLms.create(5)) {
-      TrainingResult result = Trainer.train(model, TinyCorpus.rows(model.tokenizer()), config(40, 0), null, steps::add);
+      TrainingResult result =
+          Trainer.train(model, TinyCorpus.rows(model.tokenizer()), config(40, 0), null, steps::add);
 
       assertThat(result.finalStep()).isEqualTo(40);
       assertThat(result.resumedFromStep()).isEqualTo(-1);
@@ -50,35 +52,51 @@ class TrainerTest {
     long[] probe = {1996, 4937, 2938};
     float[] straightLogits;
     TrainingResult straight;
-    try (DecoderLm model = TinyLms.create(5); NDManager manager = NDManager.newBaseManager("PyTorch")) {
-      straight = Trainer.train(model, TinyCorpus.rows(model.tokenizer()), config, straightRoot, null);
+    try (DecoderLm model = TinyLms.create(5);
+        NDManager manager = NDManager.newBaseManager("PyTorch")) {
+      straight =
+          Trainer.train(model, TinyCorpus.rows(model.tokenizer()), config, straightRoot, null);
       straightLogits = logits(model, manager, probe);
     }
 
     List<Integer> checkpoints = new ArrayList<>();
     try (DecoderLm model = TinyLms.create(5)) {
-      TrainingListener crashAtStep7 = new TrainingListener() {
-        @Override
-        public void onStep(StepMetrics metrics) {
-          if (metrics.step() == 7) {
-            throw new IllegalStateException("simulated crash");
-          }
-        }
+      TrainingListener crashAtStep7 =
+          new TrainingListener() {
+            @Override
+            public void onStep(StepMetrics metrics) {
+              if (metrics.step() == 7) {
+                throw new IllegalStateException("simulated crash");
+              }
+            }
 
-        @Override
-        public void onCheckpoint(int step, Path dir) {
-          checkpoints.add(step);
-        }
-      };
-      assertThatThrownBy(() -> Trainer.train(model, TinyCorpus.rows(model.tokenizer()), config, interruptedRoot,
-          crashAtStep7)).hasMessage("simulated crash");
+            @Override
+            public void onCheckpoint(int step, Path dir) {
+              checkpoints.add(step);
+            }
+          };
+      assertThatThrownBy(
+              () ->
+                  Trainer.train(
+                      model,
+                      TinyCorpus.rows(model.tokenizer()),
+                      config,
+                      interruptedRoot,
+                      crashAtStep7))
+          .hasMessage("simulated crash");
     }
     assertThat(checkpoints).containsExactly(4);
 
     List<Integer> resumedSteps = new ArrayList<>();
-    try (DecoderLm model = TinyLms.create(99); NDManager manager = NDManager.newBaseManager("PyTorch")) {
-      TrainingResult resumed = Trainer.train(model, TinyCorpus.rows(model.tokenizer()), config, interruptedRoot,
-          metrics -> resumedSteps.add(metrics.step()));
+    try (DecoderLm model = TinyLms.create(99);
+        NDManager manager = NDManager.newBaseManager("PyTorch")) {
+      TrainingResult resumed =
+          Trainer.train(
+              model,
+              TinyCorpus.rows(model.tokenizer()),
+              config,
+              interruptedRoot,
+              metrics -> resumedSteps.add(metrics.step()));
 
       assertThat(resumed.resumedFromStep()).isEqualTo(4);
       assertThat(resumed.finalStep()).isEqualTo(12);
@@ -90,14 +108,16 @@ class TrainerTest {
       }
     }
     try (Stream<Path> dirs = Files.list(interruptedRoot)) {
-      assertThat(dirs.map(dir -> dir.getFileName().toString())).containsExactlyInAnyOrder("step-00000008",
-          "step-00000012");
+      assertThat(dirs.map(dir -> dir.getFileName().toString()))
+          .containsExactlyInAnyOrder("step-00000008", "step-00000012");
     }
-    assertThat(interruptedRoot.resolve("step-00000012").resolve(Checkpoints.COMPLETE)).isRegularFile();
+    assertThat(interruptedRoot.resolve("step-00000012").resolve(Checkpoints.COMPLETE))
+        .isRegularFile();
 
     // A finished run resumes to nothing and says so.
     try (DecoderLm model = TinyLms.create(5)) {
-      TrainingResult again = Trainer.train(model, TinyCorpus.rows(model.tokenizer()), config, interruptedRoot, null);
+      TrainingResult again =
+          Trainer.train(model, TinyCorpus.rows(model.tokenizer()), config, interruptedRoot, null);
       assertThat(again.resumedFromStep()).isEqualTo(12);
       assertThat(again.finalStep()).isEqualTo(12);
     }
@@ -106,16 +126,17 @@ class TrainerTest {
   @Test
   void badConfigAndDataAreReportedByName() {
     TrainingConfig bad = new TrainingConfig(0, -1, 0, 1, 5, -0.1, 1.0, 0.95, 0, -1, 1, -2, true);
-    assertThat(bad.problems()).containsExactly(
-        "steps: got 0, expected a positive integer",
-        "batch_size: got -1, expected a positive integer",
-        "learning_rate: got 0.0, expected a positive number",
-        "min_learning_rate: got 1.0, expected 0..learning_rate (0.0)",
-        "weight_decay: got -0.1, expected a number >= 0",
-        "beta1: got 1.0, expected a number in [0, 1)",
-        "epsilon: got 0.0, expected a positive number",
-        "gradient_clip: got -1.0, expected a number >= 0 (0 turns clipping off)",
-        "checkpoint_every: got -2, expected >= 0 (0 checkpoints only at the end)");
+    assertThat(bad.problems())
+        .containsExactly(
+            "steps: got 0, expected a positive integer",
+            "batch_size: got -1, expected a positive integer",
+            "learning_rate: got 0.0, expected a positive number",
+            "min_learning_rate: got 1.0, expected 0..learning_rate (0.0)",
+            "weight_decay: got -0.1, expected a number >= 0",
+            "beta1: got 1.0, expected a number in [0, 1)",
+            "epsilon: got 0.0, expected a positive number",
+            "gradient_clip: got -1.0, expected a number >= 0 (0 turns clipping off)",
+            "checkpoint_every: got -2, expected >= 0 (0 checkpoints only at the end)");
     assertThat(TrainingConfig.defaults(300, 8, 3e-3, 1, 100).problems()).isEmpty();
     assertThat(new TrainingConfig(4, 1, 1e-3, 0, 4, 0, 0.9, 0.95, 1e-8, 1, 1, 0, true).problems())
         .containsExactly("warmup_steps: got 4, expected 0..3 (below steps)");
@@ -124,10 +145,14 @@ class TrainerTest {
       List<PackedSequence> tooLong = List.of(PackedSequence.of(new int[33]));
       assertThatThrownBy(() -> Trainer.train(model, tooLong, config(2, 0), null, null))
           .hasMessageContaining("data[0]: 33 tokens, expected at most context_length 32");
-      assertThatThrownBy(() -> Trainer.train(model, List.of(PackedSequence.of(5, 40000)), config(2, 0), null, null))
+      assertThatThrownBy(
+              () ->
+                  Trainer.train(
+                      model, List.of(PackedSequence.of(5, 40000)), config(2, 0), null, null))
           .hasMessageContaining("data[0]: token id 40000, expected 0..30521");
       assertThatThrownBy(() -> Trainer.train(model, List.of(), bad, null, null))
-          .hasMessageContaining("steps: got 0").hasMessageContaining("data: empty");
+          .hasMessageContaining("steps: got 0")
+          .hasMessageContaining("data: empty");
     }
     assertThatThrownBy(() -> new PackedSequence(new int[] {1, 2, 3}, new int[] {1, 1}, null))
         .hasMessage("document_lengths: sum to 2, expected the 3 tokens of input_ids");
@@ -138,7 +163,12 @@ class TrainerTest {
   private static float[] logits(DecoderLm model, NDManager manager, long[] tokens) {
     long[] positions = java.util.stream.LongStream.range(0, tokens.length).toArray();
     long[] keyMask = java.util.stream.LongStream.generate(() -> 1).limit(tokens.length).toArray();
-    return model.forward(manager.create(new long[][] {tokens}), manager.create(new long[][] {positions}),
-        manager.create(new long[][] {keyMask}), null).toFloatArray();
+    return model
+        .forward(
+            manager.create(new long[][] {tokens}),
+            manager.create(new long[][] {positions}),
+            manager.create(new long[][] {keyMask}),
+            null)
+        .toFloatArray();
   }
 }

@@ -16,8 +16,9 @@ class TrainingBatchTest {
   @Test
   void documentMaskingKeepsPackedDocumentsApart() {
     // Documents [11 12 13] and [21 22], only 13 and 22 are targets; a shorter second row is padded.
-    PackedSequence packed = new PackedSequence(new int[] {11, 12, 13, 21, 22}, new int[] {3, 2},
-        new int[] {0, 0, 1, 0, 1});
+    PackedSequence packed =
+        new PackedSequence(
+            new int[] {11, 12, 13, 21, 22}, new int[] {3, 2}, new int[] {0, 0, 1, 0, 1});
     TrainingBatch batch = new TrainingBatch(List.of(packed, PackedSequence.of(31, 32)), PAD, true);
 
     assertThat(batch.length).isEqualTo(5);
@@ -26,7 +27,8 @@ class TrainingBatchTest {
     assertThat(keys(batch, 0, 2)).containsExactly(true, true, true, false, false);
     assertThat(keys(batch, 0, 3)).containsExactly(false, false, false, true, false);
     assertThat(keys(batch, 0, 4)).containsExactly(false, false, false, true, true);
-    // Position 1 predicts 13; position 2 would predict 21 across the boundary; position 3 predicts 22.
+    // Position 1 predicts 13; position 2 would predict 21 across the boundary; position 3 predicts
+    // 22.
     assertThat(batch.targetWeights).containsExactly(0, 1, 0, 1, 0, 1, 0, 0, 0, 0);
     assertThat(batch.targets[1]).isEqualTo(13);
     assertThat(batch.targets[3]).isEqualTo(22);
@@ -35,24 +37,37 @@ class TrainingBatchTest {
 
   @Test
   void aPackedBatchGivesTheSecondDocumentTheLogitsItHasAlone() {
-    try (DecoderLm model = TinyLms.create(3); NDManager manager = NDManager.newBaseManager("PyTorch")) {
-      PackedSequence original = new PackedSequence(new int[] {2023, 2003, 1037, 7592, 2088}, new int[] {3, 2}, null);
-      PackedSequence perturbed = new PackedSequence(new int[] {4248, 2829, 4419, 7592, 2088}, new int[] {3, 2}, null);
-      NDArray originalLogits = logits(model, manager, new TrainingBatch(List.of(original), PAD, true));
-      NDArray perturbedLogits = logits(model, manager, new TrainingBatch(List.of(perturbed), PAD, true));
-      NDArray secondAlone = logits(model, manager, new TrainingBatch(List.of(PackedSequence.of(7592, 2088)), PAD, true));
+    try (DecoderLm model = TinyLms.create(3);
+        NDManager manager = NDManager.newBaseManager("PyTorch")) {
+      PackedSequence original =
+          new PackedSequence(new int[] {2023, 2003, 1037, 7592, 2088}, new int[] {3, 2}, null);
+      PackedSequence perturbed =
+          new PackedSequence(new int[] {4248, 2829, 4419, 7592, 2088}, new int[] {3, 2}, null);
+      NDArray originalLogits =
+          logits(model, manager, new TrainingBatch(List.of(original), PAD, true));
+      NDArray perturbedLogits =
+          logits(model, manager, new TrainingBatch(List.of(perturbed), PAD, true));
+      NDArray secondAlone =
+          logits(
+              model, manager, new TrainingBatch(List.of(PackedSequence.of(7592, 2088)), PAD, true));
 
-      assertThat(perturbedLogits.get("0, 3:").sub(originalLogits.get("0, 3:")).abs().max().getFloat()).isLessThan(1e-4f);
-      assertThat(originalLogits.get("0, 3:").sub(secondAlone.get("0")).abs().max().getFloat()).isLessThan(1e-4f);
+      assertThat(
+              perturbedLogits.get("0, 3:").sub(originalLogits.get("0, 3:")).abs().max().getFloat())
+          .isLessThan(1e-4f);
+      assertThat(originalLogits.get("0, 3:").sub(secondAlone.get("0")).abs().max().getFloat())
+          .isLessThan(1e-4f);
       // Without the mask the second document does see the first.
       NDArray unmasked = logits(model, manager, new TrainingBatch(List.of(perturbed), PAD, false));
-      assertThat(unmasked.get("0, 3:").sub(originalLogits.get("0, 3:")).abs().max().getFloat()).isGreaterThan(1e-3f);
+      assertThat(unmasked.get("0, 3:").sub(originalLogits.get("0, 3:")).abs().max().getFloat())
+          .isGreaterThan(1e-3f);
     }
   }
 
   private static NDArray logits(DecoderLm model, NDManager manager, TrainingBatch batch) {
     Shape cells = new Shape(batch.rows, batch.length);
-    return model.forwardTraining(manager.create(batch.tokens, cells), manager.create(batch.positions, cells),
+    return model.forwardTraining(
+        manager.create(batch.tokens, cells),
+        manager.create(batch.positions, cells),
         manager.create(batch.attention, new Shape(batch.rows, batch.length, batch.length)));
   }
 
@@ -69,7 +84,8 @@ class TrainingBatchTest {
   @Test
   void dataOrderIsAPermutationPerEpochAndDependsOnlyOnSeedAndStep() {
     DataOrder order = new DataOrder(5, 42);
-    int[] epochZero = concat(order.batch(1, 2), order.batch(2, 2), new int[] {order.batch(3, 2)[0]});
+    int[] epochZero =
+        concat(order.batch(1, 2), order.batch(2, 2), new int[] {order.batch(3, 2)[0]});
     assertThat(epochZero).containsExactlyInAnyOrder(0, 1, 2, 3, 4);
     assertThat(new DataOrder(5, 42).batch(7, 2)).containsExactly(order.batch(7, 2));
     assertThat(new DataOrder(5, 43).batch(1, 5)).isNotEqualTo(order.batch(1, 5));
@@ -77,11 +93,14 @@ class TrainingBatchTest {
 
   @Test
   void learningRateWarmsUpLinearlyThenDecaysByCosineToTheMinimum() {
-    TrainingConfig config = new TrainingConfig(110, 1, 1.0, 0.1, 10, 0, 0.9, 0.95, 1e-8, 1, 0, 0, true);
+    TrainingConfig config =
+        new TrainingConfig(110, 1, 1.0, 0.1, 10, 0, 0.9, 0.95, 1e-8, 1, 0, 0, true);
     assertThat(LearningRateSchedule.at(1, config)).isEqualTo(0.1);
     assertThat(LearningRateSchedule.at(10, config)).isEqualTo(1.0);
-    assertThat(LearningRateSchedule.at(60, config)).isCloseTo(0.55, org.assertj.core.api.Assertions.within(1e-12));
-    assertThat(LearningRateSchedule.at(110, config)).isCloseTo(0.1, org.assertj.core.api.Assertions.within(1e-12));
+    assertThat(LearningRateSchedule.at(60, config))
+        .isCloseTo(0.55, org.assertj.core.api.Assertions.within(1e-12));
+    assertThat(LearningRateSchedule.at(110, config))
+        .isCloseTo(0.1, org.assertj.core.api.Assertions.within(1e-12));
   }
 
   private static boolean[] keys(TrainingBatch batch, int row, int query) {
