@@ -1,22 +1,7 @@
 package dev.infuse.jobs;
 
-import dev.infuse.jobs.cli.AnswerCommand;
-import dev.infuse.jobs.cli.BuildShardsCommand;
-import dev.infuse.jobs.cli.ChunkCommand;
-import dev.infuse.jobs.cli.EmbedCommand;
-import dev.infuse.jobs.cli.EvaluateCommand;
-import dev.infuse.jobs.cli.FitScalingCommand;
-import dev.infuse.jobs.cli.GenDocsCommand;
-import dev.infuse.jobs.cli.GenQaCommand;
-import dev.infuse.jobs.cli.IndexCommand;
-import dev.infuse.jobs.cli.IngestCommand;
-import dev.infuse.jobs.cli.ReportCommand;
-import dev.infuse.jobs.cli.RetrieveCommand;
-import dev.infuse.jobs.cli.ScoreCommand;
-import dev.infuse.jobs.cli.TrainCommand;
-import dev.infuse.jobs.demo.DemoCommand;
-import dev.infuse.jobs.sql.SqlCommand;
-import dev.infuse.jobs.validate.ValidateCommand;
+import dev.infuse.jobs.cli.JobCatalog;
+import dev.infuse.jobs.run.BuildInfo;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -25,7 +10,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The entry point for {@code bin/infuse} and {@code spark-submit --class dev.infuse.jobs.Main <jar>
- * <job> …}. It only parses arguments and dispatches; each job lives in its own class.
+ * <job> …}. It only parses arguments and dispatches; the commands are {@link JobCatalog#COMMANDS},
+ * each job lives in its own package.
  */
 @Command(
     name = "infuse",
@@ -34,26 +20,6 @@ import picocli.CommandLine.Spec;
     description = {
       "Apache Spark batch jobs for LLM post-training data and evaluation.",
       "Every job takes --config FILE, --set key=value, --warehouse DIR|URI and --help."
-    },
-    subcommands = {
-      IngestCommand.class,
-      ChunkCommand.class,
-      EmbedCommand.class,
-      GenQaCommand.class,
-      GenDocsCommand.class,
-      TrainCommand.class,
-      BuildShardsCommand.class,
-      IndexCommand.class,
-      RetrieveCommand.class,
-      AnswerCommand.class,
-      ScoreCommand.class,
-      FitScalingCommand.class,
-      ReportCommand.class,
-      EvaluateCommand.class,
-      SqlCommand.class,
-      ValidateCommand.class,
-      DemoCommand.class,
-      CommandLine.HelpCommand.class
     },
     footer = {
       "",
@@ -70,9 +36,20 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     return 2;
   }
 
+  /** The command line: every command of the catalog, with its bound options described. */
+  static CommandLine commandLine() {
+    CommandLine commandLine = new CommandLine(new Main());
+    for (Class<?> command : JobCatalog.COMMANDS) {
+      commandLine.addSubcommand(command);
+    }
+    commandLine.addSubcommand(new CommandLine.HelpCommand());
+    JobCatalog.describeOptions(commandLine);
+    return commandLine;
+  }
+
   /** Parses and runs; returns the exit code. Writers are parameters so tests can capture output. */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-    CommandLine commandLine = new CommandLine(new Main());
+    CommandLine commandLine = commandLine();
     commandLine.setOut(out);
     commandLine.setErr(err);
     int code = commandLine.execute(args);

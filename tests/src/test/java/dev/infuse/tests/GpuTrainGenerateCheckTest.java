@@ -12,6 +12,7 @@ import dev.infuse.udfs.llm.ChatMessage;
 import dev.infuse.udfs.llm.ChatRequest;
 import dev.infuse.udfs.llm.ChatResponse;
 import dev.infuse.udfs.llm.GenerationParams;
+import dev.infuse.udfs.llm.LlmBackend;
 import dev.infuse.udfs.llm.LlmClient;
 import dev.infuse.udfs.llm.LlmClients;
 import dev.infuse.udfs.llm.LlmSettings;
@@ -149,7 +150,7 @@ class GpuTrainGenerateCheckTest {
     LlmClient client =
         LlmClients.forSettings(
             new LlmSettings(
-                "djl", null, model.toString(), null, 32, 300, 600, 1, 100, 1000, device));
+                LlmBackend.DJL, null, model.toString(), null, 32, 300, 600, 1, 100, 1000, device));
     List<ChatRequest> requests = new ArrayList<>();
     for (int i = 0; i < 32; i++) {
       requests.add(

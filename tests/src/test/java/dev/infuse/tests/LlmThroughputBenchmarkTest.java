@@ -1,11 +1,12 @@
 package dev.infuse.tests;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.infuse.jobs.JobRun;
 import dev.infuse.jobs.SparkTestSession;
-import dev.infuse.jobs.config.ConfigLoader;
+import dev.infuse.jobs.cli.JobCatalog;
 import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.llm.LlmCallRunner;
+import dev.infuse.jobs.llm.LlmConfig;
+import dev.infuse.jobs.run.JobRun;
 import dev.infuse.udfs.llm.ChatMessage;
 import dev.infuse.udfs.llm.ChatRequest;
 import dev.infuse.udfs.llm.FakeOpenAiServer;
@@ -54,7 +55,7 @@ class LlmThroughputBenchmarkTest {
     try (FakeOpenAiServer server = new FakeOpenAiServer()) {
       server.setLatencyMillis(LATENCY_MS);
       InfuseConfig config =
-          ConfigLoader.withDefaults()
+          JobCatalog.configLoader()
               .setString("warehouse", SparkTestSession.tempDir("bench").toString())
               .set("llm.backend=openai")
               .setString("llm.base_url", server.baseUrl())
@@ -166,7 +167,7 @@ class LlmThroughputBenchmarkTest {
     for (int i = 0; i < rows; i++) {
       ChatRequest request =
           new ChatRequest(
-              config.llm().model(),
+              config.section(LlmConfig.class).client().model(),
               List.of(
                   new ChatMessage(
                       "user", "Benchmark " + tag + " request " + i + ": say something.")),

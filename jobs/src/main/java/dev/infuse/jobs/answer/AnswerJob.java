@@ -8,9 +8,6 @@ import static org.apache.spark.sql.functions.struct;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
-import dev.infuse.jobs.cli.JobFailedException;
 import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.config.ConfigJson;
 import dev.infuse.jobs.config.InfuseConfig;
@@ -20,15 +17,21 @@ import dev.infuse.jobs.io.Quarantine;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.io.WriteResult;
 import dev.infuse.jobs.llm.LlmCallRunner;
+import dev.infuse.jobs.llm.LlmConfig;
+import dev.infuse.jobs.llm.LlmFailures;
+import dev.infuse.jobs.run.JobRun;
+import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.jobs.train.TrainJob;
 import dev.infuse.udfs.answer.PromptFormat;
 import dev.infuse.udfs.answer.PromptFormats;
+import dev.infuse.udfs.answer.Setting;
 import dev.infuse.udfs.embed.EmbedderSpec;
 import dev.infuse.udfs.embed.EmbeddingModelFiles;
-import dev.infuse.udfs.llm.DjlClient;
-import dev.infuse.udfs.llm.ExtractiveClient;
+import dev.infuse.udfs.llm.LlmBackend;
 import dev.infuse.udfs.lm.LmModelSpec;
 import dev.infuse.udfs.lm.ModelDirectory;
+import dev.infuse.udfs.retrieve.ChunkOrder;
+import dev.infuse.udfs.retrieve.Retriever;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,86 +66,85 @@ import org.apache.spark.storage.StorageLevel;
 public final class AnswerJob {
   public static final String NAME = "answer";
   public static final String TABLE = "predictions";
-  public static final List<String> SETTINGS =
-      List.of("closed_book", "rag", "trained", "trained_rag");
-  static final String GENERATE = "generate";
-  static final String LOGLIKELIHOOD = "loglikelihood";
-  static final String EMBEDDING = "embedding";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final JobRun run;
-  private final InfuseConfig.AnswerConfig options;
+  private final AnswerConfig options;
 
   public AnswerJob(JobRun run) {
     this.run = run;
-    this.options = run.config().answer();
+    this.options = run.config().section(AnswerConfig.class);
   }
 
   /** What answers, resolved from the config before any task runs. */
   record Plan(
       PromptFormat format,
-      String setting,
-      String mode,
-      String backend,
+      Setting setting,
+      AnswerMode mode,
+      LlmBackend backend,
       String model,
       Path modelDir,
       Long syntheticTokens,
-      InfuseConfig.LlmConfig llm) {
-    boolean rag() {
-      return setting.endsWith("rag");
-    }
-  }
+      LlmConfig llm) {}
+
+  /** The answered questions, and what the LLM layer did when the mode called it. */
+  private record Answered(Dataset<Row> rows, LlmCallRunner.Outcome llm) {}
 
   public RunCounts run() {
     Warehouse warehouse = run.warehouse();
     Plan plan = plan(run.config(), warehouse);
-    String retriever = plan.rag() ? retriever(warehouse) : null;
+    Retriever retriever = plan.setting().rag() ? retriever(warehouse) : null;
     Dataset<Row> inputs =
         inputs(warehouse, plan, retriever).persist(StorageLevel.MEMORY_AND_DISK());
     try {
       PredictionRows rows =
           new PredictionRows(
               run.runId(),
-              plan.setting(),
-              plan.backend(),
+              plan.setting().id(),
+              plan.backend().id(),
               plan.model(),
-              plan.mode(),
-              retriever,
+              plan.mode().id(),
+              retriever == null ? null : retriever.id(),
               plan.syntheticTokens(),
               ConfigJson.hash(run.config()));
       Dataset<Row> missingContext =
-          plan.rag() ? inputs.filter(col("passages").isNull()) : inputs.limit(0);
-      Dataset<Row> answerable = plan.rag() ? inputs.filter(col("passages").isNotNull()) : inputs;
-      Map<String, Long> details = new LinkedHashMap<>();
-      Dataset<Row> answered =
+          plan.setting().rag() ? inputs.filter(col("passages").isNull()) : inputs.limit(0);
+      Dataset<Row> answerable =
+          plan.setting().rag() ? inputs.filter(col("passages").isNotNull()) : inputs;
+      Answered answers =
           switch (plan.mode()) {
             case EMBEDDING ->
-                run.spark()
-                    .createDataFrame(
-                        spread(answerable)
-                            .javaRDD()
-                            .mapPartitions(
-                                new EmbeddingAnswers(
-                                    embedderSpec(),
-                                    rows,
-                                    plan.format().kind() == PromptFormat.Kind.LABEL)),
-                        PredictionRows.SCHEMA);
+                new Answered(
+                    run.spark()
+                        .createDataFrame(
+                            spread(answerable)
+                                .javaRDD()
+                                .mapPartitions(
+                                    new EmbeddingAnswers(
+                                        embedderSpec(),
+                                        rows,
+                                        plan.format().kind() == PromptFormat.Kind.LABEL)),
+                            PredictionRows.SCHEMA),
+                    null);
             case LOGLIKELIHOOD ->
-                run.spark()
-                    .createDataFrame(
-                        spread(answerable)
-                            .javaRDD()
-                            .mapPartitions(
-                                new LoglikelihoodAnswers(
-                                    new LmModelSpec(
-                                        plan.modelDir().toString(), plan.llm().device()),
-                                    plan.format(),
-                                    rows,
-                                    Math.max(1, plan.llm().maxConcurrency()))),
-                        PredictionRows.SCHEMA);
-            default -> generate(answerable, plan, rows, details);
+                new Answered(
+                    run.spark()
+                        .createDataFrame(
+                            spread(answerable)
+                                .javaRDD()
+                                .mapPartitions(
+                                    new LoglikelihoodAnswers(
+                                        new LmModelSpec(
+                                            plan.modelDir().toString(),
+                                            plan.llm().client().device()),
+                                        plan.format(),
+                                        rows,
+                                        Math.max(1, plan.llm().client().maxConcurrency()))),
+                            PredictionRows.SCHEMA),
+                    null);
+            default -> generate(answerable, plan, rows);
           };
-      answered = answered.persist(StorageLevel.MEMORY_AND_DISK());
+      Dataset<Row> answered = answers.rows().persist(StorageLevel.MEMORY_AND_DISK());
       String noRetrievals =
           "no retrievals for this question from retriever "
               + retriever
@@ -152,17 +154,14 @@ public final class AnswerJob {
       Dataset<Row> rejectedContext =
           missingContext.select(
               col("question_id"), col("question").as("payload"), lit(noRetrievals).as("reason"));
-      Dataset<Row> rejected =
+      Dataset<Row> unanswerable =
           answered
               .filter(col("reason").isNotNull())
               .select("question_id", "payload", "reason")
-              .unionByName(rejectedContext)
-              .select(
-                  lit("questions").as("source"),
-                  col("question_id").as("location"),
-                  col("payload"),
-                  lit(null).cast("binary").as("payload_bytes"),
-                  col("reason"));
+              .unionByName(rejectedContext);
+      Dataset<Row> rejected =
+          Quarantine.deadLetters(
+              unanswerable, lit("questions"), col("question_id"), col("payload"), col("reason"));
       Contract contract = Contracts.load(TABLE);
       Dataset<Row> predictions =
           answered
@@ -182,13 +181,13 @@ public final class AnswerJob {
       long quarantined = rejected.count();
       // Every row belongs to this new run: nothing to compare with what the table holds.
       WriteResult write = warehouse.upsertFresh(contract, predictions);
-      WriteResult quarantineWrite =
-          quarantined == 0
-              ? WriteResult.unchanged(Quarantine.contract().table())
-              : Quarantine.write(
-                  warehouse, Quarantine.rows(rejected, NAME, run.runId(), run.startedAt()));
+      WriteResult quarantineWrite = run.quarantine(rejected, quarantined);
       answered.unpersist();
 
+      Map<String, Long> details = new LinkedHashMap<>();
+      if (answers.llm() != null) {
+        details.putAll(LlmCallRunner.details(answers.llm()));
+      }
       details.put("questions", read);
       details.put("predictions", predicted);
       details.put("correct", tally.getLong(1));
@@ -198,34 +197,20 @@ public final class AnswerJob {
       details.put("quarantine.inserted", quarantineWrite.inserted());
       RunCounts counts = new RunCounts(read, predicted, quarantined, details);
       print(plan, retriever, counts, write);
-      if (details.containsKey("llm.called")
-          && details.get("llm.called") > 0
-          && (double) details.get("llm.failed") / details.get("llm.called")
-              > plan.llm().maxFailureFraction()) {
-        throw new JobFailedException(
-            String.format(
-                Locale.ROOT,
-                "answer: %d of %d LLM calls failed, above"
-                    + " llm.max_failure_fraction %s; they are in llm_calls with their errors and will be retried on the next run",
-                details.get("llm.failed"),
-                details.get("llm.called"),
-                plan.llm().maxFailureFraction()),
-            counts);
-      }
-      return counts;
+      return LlmFailures.check(
+          NAME, "LLM calls", answers.llm(), plan.llm().maxFailureFraction(), counts);
     } finally {
       inputs.unpersist();
     }
   }
 
-  private Dataset<Row> generate(
-      Dataset<Row> answerable, Plan plan, PredictionRows rows, Map<String, Long> details) {
+  private Answered generate(Dataset<Row> answerable, Plan plan, PredictionRows rows) {
     GeneratedAnswers generated =
         new GeneratedAnswers(
             plan.format(),
             options.chainOfThought(),
-            plan.backend(),
-            plan.llm().model(),
+            plan.backend().id(),
+            plan.llm().client().model(),
             options.maxTokens(),
             options.temperature(),
             run.config().run().seed(),
@@ -237,7 +222,6 @@ public final class AnswerJob {
             .persist(StorageLevel.MEMORY_AND_DISK());
     LlmCallRunner runner = new LlmCallRunner(run, plan.llm());
     LlmCallRunner.Outcome outcome = runner.call(requests);
-    details.putAll(runner.details(outcome));
     run.out()
         .printf(
             Locale.ROOT,
@@ -252,8 +236,9 @@ public final class AnswerJob {
             outcome.tokensIn(),
             outcome.tokensOut());
     Dataset<Row> joined = answerable.join(runner.responses(requests), seq(List.of("question_id")));
-    return run.spark()
-        .createDataFrame(joined.javaRDD().map(generated::parse), PredictionRows.SCHEMA);
+    return new Answered(
+        run.spark().createDataFrame(joined.javaRDD().map(generated::parse), PredictionRows.SCHEMA),
+        outcome);
   }
 
   /**
@@ -261,7 +246,7 @@ public final class AnswerJob {
    * chunks in prompt order ({@code passages} and {@code chunk_ids} null when the question has
    * none).
    */
-  private Dataset<Row> inputs(Warehouse warehouse, Plan plan, String retriever) {
+  private Dataset<Row> inputs(Warehouse warehouse, Plan plan, Retriever retriever) {
     Dataset<Row> questions =
         warehouse.read("questions").filter(col("benchmark").equalTo(plan.format().benchmark()));
     if (options.split() != null) {
@@ -283,11 +268,11 @@ public final class AnswerJob {
                 .withColumn("title", lit(null).cast("string"))
                 .withColumn("doc_text", lit(null).cast("string"));
     Dataset<Row> withContext;
-    if (plan.rag()) {
+    if (plan.setting().rag()) {
       Dataset<Row> retrieved =
           warehouse
               .read("retrievals")
-              .filter(col("retriever").equalTo(retriever).and(col("rank").leq(options.k())))
+              .filter(col("retriever").equalTo(retriever.id()).and(col("rank").leq(options.k())))
               .join(
                   warehouse.read("chunks").select(col("chunk_id"), col("text").as("chunk_text")),
                   "chunk_id")
@@ -295,7 +280,7 @@ public final class AnswerJob {
               .agg(
                   sort_array(
                           collect_list(struct(col("rank"), col("chunk_id"), col("chunk_text"))),
-                          "best_first".equals(options.chunkOrder()))
+                          options.chunkOrder() == ChunkOrder.BEST_FIRST)
                       .as("ctx"))
               .select(
                   col("question_id"),
@@ -321,14 +306,14 @@ public final class AnswerJob {
   }
 
   private EmbedderSpec embedderSpec() {
-    return run.config().embed().spec();
+    return run.config().section(EmbedderSpec.class);
   }
 
   /**
    * Resolves the format, mode, backend and model, failing with the key to fix before any task runs.
    */
   static Plan plan(InfuseConfig config, Warehouse warehouse) {
-    InfuseConfig.AnswerConfig options = config.answer();
+    AnswerConfig options = config.section(AnswerConfig.class);
     if (options.benchmark() == null || options.benchmark().isBlank()) {
       throw new ConfigException(
           List.of(
@@ -341,15 +326,15 @@ public final class AnswerJob {
     } catch (IllegalArgumentException e) {
       throw new ConfigException(List.of("answer." + e.getMessage()));
     }
-    boolean trained = options.setting().startsWith("trained");
-    if (EMBEDDING.equals(options.mode()) && trained) {
+    boolean trained = options.setting().trained();
+    if (options.mode() == AnswerMode.EMBEDDING && trained) {
       throw new ConfigException(
           List.of(
               "answer.mode: got embedding with answer.setting "
                   + options.setting()
                   + ", which would ignore the trained model; expected auto, generate or loglikelihood"));
     }
-    InfuseConfig.LlmConfig llm = config.llm();
+    LlmConfig llm = config.section(LlmConfig.class);
     Path modelDir = null;
     if (trained) {
       if (options.modelDir() == null || options.modelDir().isBlank()) {
@@ -360,44 +345,47 @@ public final class AnswerJob {
                     + ", expected the model directory that train wrote"));
       }
       modelDir = TrainJob.modelDir(config.warehouse(), options.modelDir());
-      llm = withModel(llm, DjlClient.BACKEND, modelDir.toString());
-    } else if (DjlClient.BACKEND.equals(llm.backend())) {
-      modelDir = TrainJob.modelDir(config.warehouse(), llm.model());
-      llm = withModel(llm, DjlClient.BACKEND, modelDir.toString());
+    } else if (llm.client().backend() == LlmBackend.DJL) {
+      modelDir = TrainJob.modelDir(config.warehouse(), llm.client().model());
     }
-    if (modelDir != null && !Files.isRegularFile(modelDir.resolve(ModelDirectory.CONFIG))) {
-      throw new ConfigException(
-          List.of(
-              (trained ? "answer.model_dir" : "llm.model")
-                  + ": got "
-                  + modelDir
-                  + ", expected a model directory written by train (with "
-                  + ModelDirectory.CONFIG
-                  + ")"));
+    if (modelDir != null) {
+      // The trained settings always run the djl backend on the model, with the section's limits.
+      llm = llm.withClient(llm.client().withModel(LlmBackend.DJL, modelDir.toString()));
+      if (!Files.isRegularFile(modelDir.resolve(ModelDirectory.CONFIG))) {
+        throw new ConfigException(
+            List.of(
+                (trained ? "answer.model_dir" : "llm.model")
+                    + ": got "
+                    + modelDir
+                    + ", expected a model directory written by train (with "
+                    + ModelDirectory.CONFIG
+                    + ")"));
+      }
     }
-    String mode = options.mode();
-    if ("auto".equals(mode)) {
+    LlmBackend backend = llm.client().backend();
+    AnswerMode mode = options.mode();
+    if (mode == AnswerMode.AUTO) {
       mode =
-          ExtractiveClient.BACKEND.equals(llm.backend())
-              ? EMBEDDING
-              : DjlClient.BACKEND.equals(llm.backend()) && format.supportsLoglikelihood()
-                  ? LOGLIKELIHOOD
-                  : GENERATE;
+          backend == LlmBackend.EXTRACTIVE
+              ? AnswerMode.EMBEDDING
+              : backend == LlmBackend.DJL && format.supportsLoglikelihood()
+                  ? AnswerMode.LOGLIKELIHOOD
+                  : AnswerMode.GENERATE;
     }
-    if (GENERATE.equals(mode) && ExtractiveClient.BACKEND.equals(llm.backend())) {
+    if (mode == AnswerMode.GENERATE && backend == LlmBackend.EXTRACTIVE) {
       throw new ConfigException(
           List.of(
               "answer.mode: got generate with llm.backend extractive, which cannot answer"
                   + " questions; expected mode embedding (the model-free default), or llm.backend openai or djl"));
     }
-    if (LOGLIKELIHOOD.equals(mode) && !DjlClient.BACKEND.equals(llm.backend())) {
+    if (mode == AnswerMode.LOGLIKELIHOOD && backend != LlmBackend.DJL) {
       throw new ConfigException(
           List.of(
               "answer.mode: got loglikelihood with llm.backend "
-                  + llm.backend()
+                  + backend
                   + ", expected llm.backend djl (or a trained setting): only a local model gives option log-likelihoods"));
     }
-    if (LOGLIKELIHOOD.equals(mode) && !format.supportsLoglikelihood()) {
+    if (mode == AnswerMode.LOGLIKELIHOOD && !format.supportsLoglikelihood()) {
       throw new ConfigException(
           List.of(
               "answer.mode: got loglikelihood for "
@@ -407,16 +395,15 @@ public final class AnswerJob {
                   + format.kind().name().toLowerCase(Locale.ROOT)
                   + ", expected generate"));
     }
-    String backend = EMBEDDING.equals(mode) ? ExtractiveClient.BACKEND : llm.backend();
-    String model = EMBEDDING.equals(mode) ? embedderId(config.embed().model()) : llm.model();
+    boolean embedding = mode == AnswerMode.EMBEDDING;
     return new Plan(
         format,
         options.setting(),
         mode,
-        backend,
-        model,
+        embedding ? LlmBackend.EXTRACTIVE : backend,
+        embedding ? embedderId(config.section(EmbedderSpec.class).model()) : llm.client().model(),
         modelDir,
-        modelDir == null || EMBEDDING.equals(mode) ? null : syntheticTokens(modelDir),
+        modelDir == null || embedding ? null : syntheticTokens(modelDir),
         llm);
   }
 
@@ -446,7 +433,7 @@ public final class AnswerJob {
    * The retriever to read: answer.retriever, or the only one {@code retrievals} holds for the
    * benchmark.
    */
-  private String retriever(Warehouse warehouse) {
+  private Retriever retriever(Warehouse warehouse) {
     if (!warehouse.exists("retrievals")) {
       throw new ConfigException(
           List.of(
@@ -477,10 +464,10 @@ public final class AnswerJob {
                   + "; expected "
                   + (present.isEmpty() ? "retrieve to have run for it" : "one of them")));
     }
-    return present.get(0);
+    return Retriever.fromName(present.get(0));
   }
 
-  private void print(Plan plan, String retriever, RunCounts counts, WriteResult write) {
+  private void print(Plan plan, Retriever retriever, RunCounts counts, WriteResult write) {
     var out = run.out();
     out.printf(
         Locale.ROOT,
@@ -490,7 +477,7 @@ public final class AnswerJob {
         plan.backend(),
         plan.model(),
         plan.mode(),
-        EMBEDDING.equals(plan.mode())
+        plan.mode() == AnswerMode.EMBEDDING
             ? " (model-free default: the option most similar to the context; weak but real)"
             : "");
     if (retriever != null) {
@@ -526,29 +513,6 @@ public final class AnswerJob {
     } catch (IllegalArgumentException e) {
       throw new ConfigException(List.of("embed." + e.getMessage().replaceFirst("^embed ", "")));
     }
-  }
-
-  private static InfuseConfig.LlmConfig withModel(
-      InfuseConfig.LlmConfig l, String backend, String model) {
-    return new InfuseConfig.LlmConfig(
-        backend,
-        l.baseUrl(),
-        model,
-        l.apiKeyEnv(),
-        l.maxConcurrency(),
-        l.requestTimeoutSeconds(),
-        l.rowTimeoutSeconds(),
-        l.maxAttempts(),
-        l.initialBackoffMillis(),
-        l.maxBackoffMillis(),
-        l.maxTokens(),
-        l.temperature(),
-        l.topP(),
-        l.maxTotalTokens(),
-        l.prices(),
-        l.maxFailureFraction(),
-        l.rowsPerTask(),
-        l.device());
   }
 
   private static scala.collection.Seq<String> seq(List<String> names) {

@@ -8,15 +8,14 @@ import static org.apache.spark.sql.functions.flatten;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.size;
 
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
-import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.ContractEnforcer;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Quarantine;
 import dev.infuse.jobs.io.TokenizerFiles;
 import dev.infuse.jobs.io.WriteResult;
+import dev.infuse.jobs.run.JobRun;
+import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.udfs.text.Tokenizers;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,11 +41,11 @@ public final class ChunkJob {
   public static final String NAME = "chunk";
 
   private final JobRun run;
-  private final InfuseConfig.ChunkConfig options;
+  private final ChunkConfig options;
 
   public ChunkJob(JobRun run) {
     this.run = run;
-    this.options = run.config().chunk();
+    this.options = run.config().section(ChunkConfig.class);
   }
 
   public RunCounts run() {
@@ -89,23 +88,20 @@ public final class ChunkJob {
                   scala.collection.JavaConverters.asScalaBuffer(List.of("doc_id")).toSeq(),
                   "left_anti");
       Dataset<Row> failures =
-          rows.filter(col("kind").equalTo(ChunkRows.FAILURE))
-              .select("doc_id", "reason")
-              .unionByName(invalid)
-              .select(
-                  lit("documents").as("source"),
-                  concat(lit("doc_id="), col("doc_id")).as("location"),
-                  col("doc_id").as("payload"),
-                  lit(null).cast("binary").as("payload_bytes"),
-                  col("reason"));
+          Quarantine.deadLetters(
+              rows.filter(col("kind").equalTo(ChunkRows.FAILURE))
+                  .select("doc_id", "reason")
+                  .unionByName(invalid),
+              lit("documents"),
+              concat(lit("doc_id="), col("doc_id")),
+              col("doc_id"),
+              col("reason"));
 
       long input = documents.count();
       long failed = failures.count();
       long chunkCount = chunks.count();
       WriteResult write = run.warehouse().replaceWithin(contract, chunks, "doc_id");
-      WriteResult quarantineWrite =
-          Quarantine.write(
-              run.warehouse(), Quarantine.rows(failures, NAME, run.runId(), run.startedAt()));
+      WriteResult quarantineWrite = run.quarantine(failures);
 
       Map<String, Long> details = new LinkedHashMap<>();
       details.put("chunks", chunkCount);

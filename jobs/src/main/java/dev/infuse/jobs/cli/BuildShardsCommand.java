@@ -1,9 +1,7 @@
 package dev.infuse.jobs.cli;
 
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
-import dev.infuse.jobs.config.ConfigLoader;
 import dev.infuse.jobs.shards.BuildShardsJob;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -11,79 +9,57 @@ import picocli.CommandLine.Option;
     name = "build-shards",
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    header = "Mix, dedup, decontaminate and pack text into training shards.",
     description = {
-      "Mix synthetic QA, synthetic documents, documents and replay text into training shards.",
-      "Exact and near-duplicate removal, benchmark decontamination, tokenization and packing, then Parquet,",
-      "JSONL and Megatron (.bin/.idx) shards with info.json, stats.json, COMPLETED and shard_manifest rows."
+      "Mixes synthetic QA, synthetic documents, documents and replay text by a mixture file.",
+      "Exact and near-duplicate removal, benchmark decontamination, tokenization and packing, then",
+      "Parquet, JSONL and Megatron (.bin/.idx) shards with info.json, stats.json, COMPLETED and",
+      "shard_manifest rows."
     })
 public final class BuildShardsCommand extends JobCommand {
   @Option(
       names = "--mixture",
       paramLabel = "FILE",
-      description = "The mixture, conf/mixtures/*.yaml (shards.mixture).")
+      description = "The mixture, conf/mixtures/*.yaml.")
+  @ConfigKey("shards.mixture")
   String mixture;
 
   @Option(
       names = "--output",
       paramLabel = "DIR|URI",
-      description = "Where the shards go (shards.output).")
+      description = "Where the shards go; default shards/<mixture name> under the warehouse.")
+  @ConfigKey("shards.output")
   String output;
 
   @Option(
       names = "--formats",
       paramLabel = "F",
       split = ",",
-      description = "parquet, jsonl and/or megatron, comma-separated (shards.formats).")
-  java.util.List<String> formats;
+      description = "parquet, jsonl and/or megatron, comma-separated.")
+  @ConfigKey("shards.formats")
+  List<String> formats;
 
   @Option(
       names = "--seed",
       paramLabel = "N",
-      description = "Sampling seed, over the mixture's (shards.seed).")
+      description = "Sampling seed, over the mixture's; default the mixture's.")
+  @ConfigKey("shards.seed")
   Long seed;
 
   @Option(
       names = "--total-tokens",
       paramLabel = "N",
       description =
-          "Training tokens to draw, over the mixture's total_tokens (shards.total_tokens; 0: every token once).")
+          "Training tokens to draw, over the mixture's total_tokens (0: every token once);"
+              + " default the mixture's.")
+  @ConfigKey("shards.total_tokens")
   Long totalTokens;
 
-  @Option(
-      names = "--sequence-length",
-      paramLabel = "N",
-      description = "Tokens per sequence (shards.sequence_length).")
+  @Option(names = "--sequence-length", paramLabel = "N", description = "Tokens per sequence.")
+  @ConfigKey("shards.sequence_length")
   Integer sequenceLength;
 
-  @Override
-  protected String jobName() {
-    return BuildShardsJob.NAME;
-  }
-
-  @Override
-  protected void applyFlags(ConfigLoader loader) {
-    if (mixture != null) {
-      loader.setString("shards.mixture", mixture);
-    }
-    if (output != null) {
-      loader.setString("shards.output", output);
-    }
-    if (formats != null) {
-      loader.set("shards.formats=[" + String.join(",", formats) + "]");
-    }
-    if (seed != null) {
-      loader.set("shards.seed=" + seed);
-    }
-    if (totalTokens != null) {
-      loader.set("shards.total_tokens=" + totalTokens);
-    }
-    if (sequenceLength != null) {
-      loader.set("shards.sequence_length=" + sequenceLength);
-    }
-  }
-
-  @Override
-  protected RunCounts execute(JobRun run) {
-    return new BuildShardsJob(run).run();
+  public BuildShardsCommand() {
+    super(BuildShardsJob.NAME, run -> new BuildShardsJob(run).run());
   }
 }

@@ -4,9 +4,10 @@ import dev.infuse.jobs.config.ConfigLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
-/** Options every command takes. */
+/** Options every command takes: the config layers, the warehouse and the master. */
 public final class CommonOptions {
   @Option(
       names = "--config",
@@ -18,33 +19,33 @@ public final class CommonOptions {
       names = "--set",
       paramLabel = "KEY=VALUE",
       description =
-          "Override one config key, e.g. --set chunk.max_tokens=512. Repeatable; applied after --config.")
+          "Override one config key, e.g. --set chunk.max_tokens=512. Repeatable; applied after"
+              + " --config.")
   List<String> overrides = new ArrayList<>();
 
   @Option(
       names = "--warehouse",
       paramLabel = "DIR|URI",
-      description =
-          "Where the Delta tables live: a directory or any Hadoop URI (default: ./warehouse).")
+      description = "Where the Delta tables live: a directory or any Hadoop URI.")
+  @ConfigKey("warehouse")
   String warehouse;
 
   @Option(
       names = "--master",
       paramLabel = "MASTER",
-      description = "Spark master for local runs (default: local[*]); ignored under spark-submit.")
+      description = "Spark master for local runs; ignored under spark-submit.")
+  @ConfigKey("spark.master")
   String master;
 
-  /** Defaults, then config files, then --set, then the dedicated flags. */
-  public ConfigLoader loader() {
-    ConfigLoader loader = ConfigLoader.withDefaults();
+  /**
+   * The built-in defaults, then the config files, then {@code --set}, then the flags of {@code
+   * command} ({@link ConfigKey}), which win. Each call gives a fresh loader.
+   */
+  ConfigLoader loader(CommandSpec command) {
+    ConfigLoader loader = JobCatalog.configLoader();
     configFiles.forEach(loader::file);
     overrides.forEach(loader::set);
-    if (warehouse != null) {
-      loader.setString("warehouse", warehouse);
-    }
-    if (master != null) {
-      loader.setString("spark.master", master);
-    }
+    ConfigOptions.bind(command, loader);
     return loader;
   }
 }

@@ -1,8 +1,5 @@
 package dev.infuse.jobs.cli;
 
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
-import dev.infuse.jobs.config.ConfigLoader;
 import dev.infuse.jobs.generate.GenDocsJob;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -12,9 +9,10 @@ import picocli.CommandLine.Option;
     name = "gen-docs",
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    header = "Generate rephrases, entity documents and focal rewrites.",
     description = {
-      "Generate synthetic documents into synthetic_docs: style rephrases, entity documents",
-      "(per entity, pair and triple) and focal rewrites conditioned on synthetic_qa questions.",
+      "Style rephrases, entity documents (per entity, pair and triple) and focal rewrites",
+      "conditioned on synthetic_qa questions, into synthetic_docs.",
       "Every call is cached in llm_calls: a rerun sends no request that already succeeded."
     })
 public final class GenDocsCommand extends JobCommand {
@@ -22,23 +20,11 @@ public final class GenDocsCommand extends JobCommand {
       names = "--kinds",
       paramLabel = "KIND",
       split = ",",
-      description = "Which kinds: rephrase, entity, focal (gen_docs.kinds; default all three).")
+      description = "Which kinds: rephrase, entity, focal.")
+  @ConfigKey("gen_docs.kinds")
   List<String> kinds;
 
-  @Override
-  protected String jobName() {
-    return GenDocsJob.NAME;
-  }
-
-  @Override
-  protected void applyFlags(ConfigLoader loader) {
-    if (kinds != null) {
-      loader.set("gen_docs.kinds=[" + String.join(", ", kinds) + "]");
-    }
-  }
-
-  @Override
-  protected RunCounts execute(JobRun run) {
-    return new GenDocsJob(run).run();
+  public GenDocsCommand() {
+    super(GenDocsJob.NAME, run -> new GenDocsJob(run).run());
   }
 }

@@ -1,8 +1,5 @@
 package dev.infuse.jobs.cli;
 
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
-import dev.infuse.jobs.config.ConfigLoader;
 import dev.infuse.jobs.retrieve.IndexJob;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -11,58 +8,37 @@ import picocli.CommandLine.Option;
     name = "index",
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    header = "Build the BM25 index and the chunks' embeddings.",
     description = {
-      "Build the retrieval index: Lucene BM25 shards over chunks (under <warehouse>/_indexes/bm25),",
-      "and the chunks' embeddings for embed.model in chunk_embeddings. Rebuilt only when chunks changed."
+      "BM25 shards over chunks go under <warehouse>/_indexes/bm25; the chunks' embeddings for",
+      "embed.model go to chunk_embeddings. Rebuilt only when chunks changed."
     })
 public final class IndexCommand extends JobCommand {
   @Option(
       names = "--chunks-per-shard",
       paramLabel = "N",
-      description =
-          "A corpus of n chunks gets ceil(n / N) BM25 shards (index.chunks_per_shard, default 20000).")
+      description = "A corpus of n chunks gets ceil(n / N) BM25 shards.")
+  @ConfigKey("index.chunks_per_shard")
   Integer chunksPerShard;
 
   @Option(
-      names = "--no-dense",
-      description = "Build BM25 only; leave chunk_embeddings as it is (index.dense=false).")
-  boolean noDense;
+      names = "--dense",
+      negatable = true,
+      description =
+          "Also bring chunk_embeddings up to date; --no-dense builds BM25 only and leaves them as"
+              + " they are.")
+  @ConfigKey("index.dense")
+  Boolean dense;
 
-  @Option(
-      names = "--model",
-      paramLabel = "default|DIR",
-      description = "The embedding model (embed.model).")
+  @Option(names = "--model", paramLabel = "default|DIR", description = "The embedding model.")
+  @ConfigKey("embed.model")
   String model;
 
-  @Option(
-      names = "--device",
-      paramLabel = "auto|cpu|gpu|gpu:N",
-      description = "Where to embed (embed.device).")
+  @Option(names = "--device", paramLabel = "auto|cpu|gpu|gpu:N", description = "Where to embed.")
+  @ConfigKey("embed.device")
   String device;
 
-  @Override
-  protected String jobName() {
-    return IndexJob.NAME;
-  }
-
-  @Override
-  protected void applyFlags(ConfigLoader loader) {
-    if (chunksPerShard != null) {
-      loader.set("index.chunks_per_shard=" + chunksPerShard);
-    }
-    if (noDense) {
-      loader.set("index.dense=false");
-    }
-    if (model != null) {
-      loader.setString("embed.model", model);
-    }
-    if (device != null) {
-      loader.setString("embed.device", device);
-    }
-  }
-
-  @Override
-  protected RunCounts execute(JobRun run) {
-    return new IndexJob(run).run();
+  public IndexCommand() {
+    super(IndexJob.NAME, run -> new IndexJob(run).run());
   }
 }

@@ -1,8 +1,5 @@
 package dev.infuse.jobs.cli;
 
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
-import dev.infuse.jobs.config.ConfigLoader;
 import dev.infuse.jobs.retrieve.RetrieveJob;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -11,68 +8,42 @@ import picocli.CommandLine.Option;
     name = "retrieve",
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    header = "Retrieve the top-k chunks of each question, with recall@k.",
     description = {
-      "Retrieve the top-k chunks per question into retrievals, and recall@k into retrieval_recall",
-      "where gold evidence is known. Needs `index` to have run over the current chunks."
+      "recall@k goes to retrieval_recall where gold evidence is known.",
+      "Needs `index` to have run over the current chunks."
     })
 public final class RetrieveCommand extends JobCommand {
-  @Option(
-      names = "--retriever",
-      paramLabel = "bm25|dense|hybrid",
-      description = "The retriever (retrieve.retriever).")
+  @Option(names = "--retriever", paramLabel = "bm25|dense|hybrid", description = "The retriever.")
+  @ConfigKey("retrieve.retriever")
   String retriever;
 
-  @Option(
-      names = "--k",
-      paramLabel = "N",
-      description = "Chunks per question (retrieve.k, default 10).")
+  @Option(names = "--k", paramLabel = "N", description = "Chunks per question.")
+  @ConfigKey("retrieve.k")
   Integer k;
 
   @Option(
       names = "--scoping",
       paramLabel = "auto|document|corpus",
-      description =
-          "Search the question's document or its whole corpus (retrieve.scoping, default auto).")
+      description = "Search the question's document or its whole corpus.")
+  @ConfigKey("retrieve.scoping")
   String scoping;
 
   @Option(
       names = "--benchmark",
       paramLabel = "NAME",
-      description = "Only this benchmark's questions (retrieve.benchmark).")
+      description = "Only this benchmark's questions.")
+  @ConfigKey("retrieve.benchmark")
   String benchmark;
 
   @Option(
       names = "--max-questions",
       paramLabel = "N",
-      description = "The first N questions by question_id; 0 for all (retrieve.max_questions).")
+      description = "The first N questions by question_id; 0 for all.")
+  @ConfigKey("retrieve.max_questions")
   Integer maxQuestions;
 
-  @Override
-  protected String jobName() {
-    return RetrieveJob.NAME;
-  }
-
-  @Override
-  protected void applyFlags(ConfigLoader loader) {
-    if (retriever != null) {
-      loader.setString("retrieve.retriever", retriever);
-    }
-    if (k != null) {
-      loader.set("retrieve.k=" + k);
-    }
-    if (scoping != null) {
-      loader.setString("retrieve.scoping", scoping);
-    }
-    if (benchmark != null) {
-      loader.setString("retrieve.benchmark", benchmark);
-    }
-    if (maxQuestions != null) {
-      loader.set("retrieve.max_questions=" + maxQuestions);
-    }
-  }
-
-  @Override
-  protected RunCounts execute(JobRun run) {
-    return new RetrieveJob(run).run();
+  public RetrieveCommand() {
+    super(RetrieveJob.NAME, run -> new RetrieveJob(run).run());
   }
 }

@@ -1,109 +1,83 @@
 package dev.infuse.jobs.cli;
 
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
-import dev.infuse.jobs.config.ConfigLoader;
 import dev.infuse.jobs.score.ScoreJob;
+import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 
 @Command(
     name = "score",
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    header = "Grade predictions: accuracy with bootstrap CIs, comparisons.",
     description = {
-      "Grade predictions against questions and write scores: accuracy (and acc_norm for loglikelihood runs)",
-      "overall and per subset, with seeded percentile bootstrap CIs. FinanceBench free answers are graded by numeric",
-      "tolerance, then by the LLM judge. --compare A,B (repeatable) adds the paired bootstrap of B - A to score_comparisons."
+      "Accuracy (and acc_norm for loglikelihood runs) overall and per subset, with seeded",
+      "percentile bootstrap CIs. FinanceBench free answers are graded by numeric tolerance, then by",
+      "the LLM judge. --compare A,B (repeatable) adds the paired bootstrap of B - A to",
+      "score_comparisons."
     })
 public final class ScoreCommand extends JobCommand {
   @Option(
       names = "--runs",
-      paramLabel = "RUN[,RUN...]",
+      paramLabel = "RUN",
       split = ",",
-      description = "Predictions runs to score (score.runs); default every run in predictions.")
+      converter = Trimmed.class,
+      description = "Predictions runs to score; default every run in predictions.")
+  @ConfigKey("score.runs")
   List<String> runs;
 
   @Option(
       names = "--compare",
       paramLabel = "RUN_A,RUN_B",
-      description =
-          "Compare run B with run A on their shared questions (score.compare); repeat for more pairs.")
-  List<String> compare;
+      converter = RunPair.class,
+      description = "Compare run B with run A on their shared questions; repeat for more pairs.")
+  @ConfigKey("score.compare")
+  List<String[]> compare;
 
-  @Option(
-      names = "--resamples",
-      paramLabel = "N",
-      description = "Bootstrap resamples (score.bootstrap_resamples, default 1000).")
+  @Option(names = "--resamples", paramLabel = "N", description = "Bootstrap resamples.")
+  @ConfigKey("score.bootstrap_resamples")
   Integer resamples;
 
-  @Option(
-      names = "--seed",
-      paramLabel = "N",
-      description = "Bootstrap seed (score.seed; default run.seed).")
+  @Option(names = "--seed", paramLabel = "N", description = "Bootstrap seed; default run.seed.")
+  @ConfigKey("score.seed")
   Long seed;
 
   @Option(
       names = "--tolerance",
       paramLabel = "FRACTION",
-      description =
-          "Relative tolerance of numeric grading (score.numeric_tolerance, default 0.01).")
+      description = "Relative tolerance of numeric grading.")
+  @ConfigKey("score.numeric_tolerance")
   Double tolerance;
 
   @Option(
       names = "--judge",
       paramLabel = "auto|on|off",
-      description = "The LLM judge for non-numeric free answers (score.judge).")
+      description = "The LLM judge for non-numeric free answers.")
+  @ConfigKey("score.judge")
   String judge;
 
-  @Override
-  protected String jobName() {
-    return ScoreJob.NAME;
+  public ScoreCommand() {
+    super(ScoreJob.NAME, run -> new ScoreJob(run).run());
   }
 
-  @Override
-  protected void applyFlags(ConfigLoader loader) {
-    if (runs != null) {
-      loader.set("score.runs=" + flowList(runs));
-    }
-    if (compare != null) {
-      StringBuilder pairs = new StringBuilder("[");
-      for (String pair : compare) {
-        pairs
-            .append(pairs.length() == 1 ? "" : ", ")
-            .append(flowList(List.of(pair.split(",", -1))));
-      }
-      loader.set("score.compare=" + pairs.append(']'));
-    }
-    if (resamples != null) {
-      loader.set("score.bootstrap_resamples=" + resamples);
-    }
-    if (seed != null) {
-      loader.set("score.seed=" + seed);
-    }
-    if (tolerance != null) {
-      loader.set("score.numeric_tolerance=" + tolerance);
-    }
-    if (judge != null) {
-      loader.setString("score.judge", judge);
+  /** A run id as given, without the spaces around it. */
+  static final class Trimmed implements ITypeConverter<String> {
+    @Override
+    public String convert(String value) {
+      return value.strip();
     }
   }
 
-  /** A YAML flow list of quoted strings, so run ids are never read as numbers or booleans. */
-  static String flowList(List<String> values) {
-    StringBuilder out = new StringBuilder("[");
-    for (int i = 0; i < values.size(); i++) {
-      out.append(i == 0 ? "" : ", ")
-          .append('\'')
-          .append(values.get(i).strip().replace("'", "''"))
-          .append('\'');
+  /**
+   * {@code RUN_A,RUN_B} as the pair {@code [RUN_A, RUN_B]} (an array: picocli would flatten a list
+   * into the option's values); the config says what a pair needs.
+   */
+  static final class RunPair implements ITypeConverter<String[]> {
+    @Override
+    public String[] convert(String value) {
+      return Arrays.stream(value.split(",", -1)).map(String::strip).toArray(String[]::new);
     }
-    return out.append(']').toString();
-  }
-
-  @Override
-  protected RunCounts execute(JobRun run) {
-    return new ScoreJob(run).run();
   }
 }

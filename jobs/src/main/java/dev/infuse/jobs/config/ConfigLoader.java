@@ -5,16 +5,20 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import com.fasterxml.jackson.databind.introspect.AnnotatedMember;
+import com.fasterxml.jackson.databind.introspect.JacksonAnnotationIntrospector;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.NameTransformer;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.infuse.udfs.common.EnumNames;
 import dev.infuse.udfs.common.Names;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,41 +30,74 @@ import java.util.Map;
 
 /**
  * Builds an {@link InfuseConfig} from layers: built-in defaults, YAML files, {@code --set}
- * overrides.
+ * overrides, and what a job's flags set.
  *
- * <p>Before binding, the merged tree is checked against the records themselves, so that every
- * unknown key and every wrongly typed value is reported at once, each with the nearest valid key.
+ * <p>Before binding, the merged tree is checked against the section records themselves, so that
+ * every unknown key and every wrongly typed value is reported at once, each with the nearest valid
+ * key or name. Then each section binds to its record and checks its own values.
  */
 public final class ConfigLoader {
   /** The built-in defaults; every key is documented there. */
   public static final String DEFAULTS_RESOURCE = "dev/infuse/jobs/defaults.yaml";
 
-  private static final PropertyNamingStrategies.NamingBase SNAKE =
-      (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
+  private static final String WAREHOUSE = "warehouse";
+  private static final SectionType<RunConfig> RUN = SectionType.of("run", RunConfig.class);
+  private static final SectionType<SparkConfig> SPARK = SectionType.of("spark", SparkConfig.class);
 
-  private final ObjectMapper yaml =
+  /** Reads YAML as it is written, for merging and checking. */
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  /**
+   * Binds a checked section to its record. Nulls for primitives were reported by {@link #check}
+   * already; unwrapped components arrive nested ({@link RecordShape#nest}), so Jackson binds them
+   * as plain properties.
+   */
+  private static final ObjectMapper BINDER =
       new ObjectMapper(new YAMLFactory())
           .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
           .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
-  private final ObjectNode tree;
+          .setAnnotationIntrospector(
+              new JacksonAnnotationIntrospector() {
+                private static final long serialVersionUID = 1L;
 
-  private ConfigLoader(ObjectNode tree) {
+                @Override
+                public NameTransformer findUnwrappingNameTransformer(AnnotatedMember member) {
+                  return null;
+                }
+              });
+
+  private final List<SectionType<?>> sections;
+  private final ObjectNode tree;
+  private ObjectNode defaults;
+
+  private ConfigLoader(List<SectionType<?>> sections, ObjectNode tree) {
+    this.sections = List.copyOf(sections);
     this.tree = tree;
   }
 
-  /** Starts from the built-in defaults. */
-  public static ConfigLoader withDefaults() {
-    ConfigLoader loader = new ConfigLoader(JsonNodeFactory.instance.objectNode());
+  /**
+   * What one check of the tree found. A wrong type or an unknown key stops the load before binding;
+   * an unknown name of an enum is checked as its default instead, so that it is reported together
+   * with the sections' own checks, as any other bad value.
+   */
+  private static final class Problems {
+    final List<String> stopping = new ArrayList<>();
+    final List<String> names = new ArrayList<>();
+  }
+
+  /** Starts from the built-in defaults, for a config with these job sections. */
+  public static ConfigLoader withDefaults(List<SectionType<?>> sections) {
+    ConfigLoader loader = new ConfigLoader(sections, JsonNodeFactory.instance.objectNode());
     try (InputStream in =
         ConfigLoader.class.getClassLoader().getResourceAsStream(DEFAULTS_RESOURCE)) {
       if (in == null) {
         throw new IllegalStateException(DEFAULTS_RESOURCE + " is missing from the classpath");
       }
-      loader.merge(loader.tree, loader.yaml.readTree(in), "");
+      merge(loader.tree, YAML.readTree(in));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + DEFAULTS_RESOURCE, e);
     }
+    loader.defaults = loader.tree.deepCopy();
     return loader;
   }
 
@@ -71,7 +108,7 @@ public final class ConfigLoader {
           List.of("--config: got " + path + ", expected an existing YAML file"));
     }
     try {
-      JsonNode node = yaml.readTree(path.toFile());
+      JsonNode node = YAML.readTree(path.toFile());
       if (node == null || node.isMissingNode() || node.isNull()) {
         return this;
       }
@@ -83,7 +120,7 @@ public final class ConfigLoader {
                     + node.getNodeType().name().toLowerCase()
                     + " at the top level, expected a mapping of config keys"));
       }
-      merge(tree, node, "");
+      merge(tree, node);
     } catch (JsonProcessingException e) {
       throw new ConfigException(
           List.of(
@@ -115,7 +152,7 @@ public final class ConfigLoader {
     String text = assignment.substring(eq + 1);
     JsonNode value;
     try {
-      value = text.isEmpty() ? JsonNodeFactory.instance.textNode("") : yaml.readTree(text);
+      value = text.isEmpty() ? JsonNodeFactory.instance.textNode("") : YAML.readTree(text);
     } catch (JsonProcessingException e) {
       value = JsonNodeFactory.instance.textNode(text);
     }
@@ -124,9 +161,9 @@ public final class ConfigLoader {
     }
     String[] parts = key.split("\\.");
     ObjectNode node = tree;
-    Class<?> type = InfuseConfig.class;
+    Class<?> type = sectionType(parts[0]);
     for (int i = 0; i < parts.length - 1; i++) {
-      Class<?> next = type == null ? null : componentType(type, parts[i]);
+      Class<?> next = i == 0 ? type : componentType(type, parts[i]);
       if (next != null && Map.class.isAssignableFrom(next)) {
         String rest = String.join(".", java.util.Arrays.copyOfRange(parts, i + 1, parts.length));
         child(node, parts[i]).set(rest, value);
@@ -141,59 +178,56 @@ public final class ConfigLoader {
 
   /** Sets one key to a string, as a job flag such as {@code --input PATH} does: no YAML parsing. */
   public ConfigLoader setString(String key, String value) {
-    String[] parts = key.split("\\.");
-    ObjectNode node = tree;
-    for (int i = 0; i < parts.length - 1; i++) {
-      node = child(node, parts[i]);
-    }
-    node.put(parts[parts.length - 1], value);
+    parentOf(key).put(lastPart(key), value);
     return this;
   }
 
   /**
-   * Sets one key to a list of strings, or of lists of strings, as given: no YAML parsing, so run
-   * ids and paths are never read as numbers, booleans or flow syntax.
+   * Sets one key to a list of strings, or of lists (or arrays) of strings, as given: no YAML
+   * parsing, so run ids and paths are never read as numbers, booleans or flow syntax.
    */
   public ConfigLoader setStrings(String key, List<?> values) {
-    String[] parts = key.split("\\.");
-    ObjectNode node = tree;
-    for (int i = 0; i < parts.length - 1; i++) {
-      node = child(node, parts[i]);
-    }
-    node.set(parts[parts.length - 1], stringArray(values));
+    parentOf(key).set(lastPart(key), stringArray(values));
     return this;
-  }
-
-  private static ArrayNode stringArray(List<?> values) {
-    ArrayNode array = JsonNodeFactory.instance.arrayNode();
-    for (Object value : values) {
-      if (value instanceof List<?> inner) {
-        array.add(stringArray(inner));
-      } else {
-        array.add(String.valueOf(value));
-      }
-    }
-    return array;
   }
 
   /** Checks and binds the layered tree. */
   public InfuseConfig load() {
-    List<String> problems = new ArrayList<>();
-    check(tree, InfuseConfig.class, "", problems);
+    ObjectNode checked = tree.deepCopy();
+    Problems found = new Problems();
+    checkTopLevel(checked, found);
+    if (!found.stopping.isEmpty()) {
+      List<String> all = new ArrayList<>(found.stopping);
+      all.addAll(found.names);
+      throw new ConfigException(all);
+    }
+    List<String> problems = new ArrayList<>(found.names);
+    RunConfig run = bind(checked, RUN, problems);
+    SparkConfig spark = bind(checked, SPARK, problems);
+    Map<String, Object> bound = new LinkedHashMap<>();
+    for (SectionType<?> section : sections) {
+      Object value = bind(checked, section, problems);
+      if (value != null) {
+        bound.put(section.name(), value);
+      }
+    }
+    if (problems.size() > found.names.size()) {
+      throw new ConfigException(problems);
+    }
+    JsonNode warehouse = checked.get(WAREHOUSE);
+    String root = warehouse == null || warehouse.isNull() ? null : warehouse.asText();
+    if (root == null || root.isBlank()) {
+      problems.add("warehouse: got nothing, expected a directory or URI");
+    }
+    problems.addAll(RUN.problems(run));
+    problems.addAll(SPARK.problems(spark));
+    for (SectionType<?> section : sections) {
+      problems.addAll(section.problems(bound.get(section.name())));
+    }
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
-    InfuseConfig config;
-    try {
-      config = yaml.treeToValue(tree, InfuseConfig.class);
-    } catch (JsonProcessingException e) {
-      throw new ConfigException(List.of("config: " + e.getOriginalMessage()));
-    }
-    problems.addAll(config.problems());
-    if (!problems.isEmpty()) {
-      throw new ConfigException(problems);
-    }
-    return config;
+    return new InfuseConfig(root, run, spark, bound);
   }
 
   /** The merged tree as it stands, before binding. */
@@ -201,50 +235,133 @@ public final class ConfigLoader {
     return tree.deepCopy();
   }
 
-  private void check(JsonNode node, Class<?> type, String path, List<String> problems) {
-    if (!type.isRecord()) {
-      return;
-    }
-    if (!node.isObject()) {
-      problems.add(label(path) + ": got " + describe(node) + ", expected a mapping");
-      return;
-    }
-    Map<String, RecordComponent> components = new LinkedHashMap<>();
-    for (RecordComponent component : type.getRecordComponents()) {
-      components.put(SNAKE.translate(component.getName()), component);
-    }
-    Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+  private void checkTopLevel(ObjectNode checked, Problems problems) {
+    List<String> known = new ArrayList<>(List.of(WAREHOUSE, RUN.name(), SPARK.name()));
+    sections.forEach(s -> known.add(s.name()));
+    Iterator<Map.Entry<String, JsonNode>> fields = checked.fields();
     while (fields.hasNext()) {
       Map.Entry<String, JsonNode> field = fields.next();
-      String key = path.isEmpty() ? field.getKey() : path + "." + field.getKey();
-      RecordComponent component = components.get(field.getKey());
-      if (component == null) {
-        StringBuilder message = new StringBuilder("unknown config key '").append(key).append("'");
-        Names.nearest(field.getKey(), components.keySet())
-            .ifPresent(
-                n ->
-                    message
-                        .append("; did you mean '")
-                        .append(path.isEmpty() ? n : path + "." + n)
-                        .append("'?"));
-        message
-            .append(" Valid keys")
-            .append(path.isEmpty() ? "" : " under " + path)
-            .append(": ")
-            .append(String.join(", ", components.keySet()));
-        problems.add(message.toString());
-        continue;
+      String key = field.getKey();
+      if (key.equals(WAREHOUSE)) {
+        if (!field.getValue().isValueNode()) {
+          problems.stopping.add(
+              "warehouse: got " + describe(field.getValue()) + ", expected a string");
+        }
+      } else if (!known.contains(key)) {
+        problems.stopping.add(unknownKey(key, "", known));
+      } else {
+        check(field.getValue(), sectionType(key), key, problems);
       }
-      checkValue(field.getValue(), component.getType(), component.getGenericType(), key, problems);
+    }
+    for (String name : known.subList(1, known.size())) {
+      if (!checked.has(name)) {
+        throw new IllegalStateException(
+            "config section " + name + " is missing from " + DEFAULTS_RESOURCE);
+      }
     }
   }
 
+  private <T extends Record> T bind(
+      ObjectNode checked, SectionType<T> section, List<String> problems) {
+    JsonNode node = RecordShape.of(section.type()).nest(checked.get(section.name()));
+    try {
+      return BINDER.treeToValue(node, section.type());
+    } catch (ValueInstantiationException e) {
+      problems.add(section.name() + ": " + rootMessage(e));
+    } catch (JsonProcessingException e) {
+      problems.add(section.name() + ": " + e.getOriginalMessage());
+    }
+    return null;
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable cause = e;
+    while (cause.getCause() != null && cause.getCause() != cause) {
+      cause = cause.getCause();
+    }
+    return cause.getMessage();
+  }
+
+  private Class<?> sectionType(String name) {
+    if (name.equals(RUN.name())) {
+      return RunConfig.class;
+    }
+    if (name.equals(SPARK.name())) {
+      return SparkConfig.class;
+    }
+    for (SectionType<?> section : sections) {
+      if (section.name().equals(name)) {
+        return section.type();
+      }
+    }
+    return null;
+  }
+
+  private void check(JsonNode node, Class<?> type, String path, Problems problems) {
+    if (!node.isObject()) {
+      problems.stopping.add(path + ": got " + describe(node) + ", expected a mapping");
+      return;
+    }
+    RecordShape shape = RecordShape.of(type);
+    Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+    while (fields.hasNext()) {
+      Map.Entry<String, JsonNode> field = fields.next();
+      String key = path + "." + field.getKey();
+      RecordShape.Slot slot = shape.slot(field.getKey());
+      if (slot == null) {
+        problems.stopping.add(unknownKey(field.getKey(), path, shape.keys()));
+        continue;
+      }
+      if (slot.component().getType().isEnum() && !field.getValue().isNull()) {
+        String problem = nameProblem(field.getValue(), slot.component().getType());
+        if (problem != null) {
+          problems.names.add(key + ": " + problem);
+          field.setValue(defaultAt(key));
+        }
+        continue;
+      }
+      checkValue(
+          field.getValue(),
+          slot.component().getType(),
+          slot.component().getGenericType(),
+          key,
+          problems);
+    }
+  }
+
+  /** The default of {@code key}, or null when defaults.yaml has none. */
+  private JsonNode defaultAt(String key) {
+    JsonNode node = defaults;
+    for (String part : key.split("\\.")) {
+      node = node == null ? null : node.get(part);
+    }
+    return node == null ? JsonNodeFactory.instance.nullNode() : node.deepCopy();
+  }
+
+  private static String unknownKey(String name, String path, java.util.Collection<String> valid) {
+    String prefix = path.isEmpty() ? "" : path + ".";
+    StringBuilder message =
+        new StringBuilder("unknown config key '").append(prefix).append(name).append("'");
+    Names.nearest(name, valid)
+        .ifPresent(n -> message.append("; did you mean '").append(prefix).append(n).append("'?"));
+    message
+        .append(" Valid keys")
+        .append(path.isEmpty() ? "" : " under " + path)
+        .append(": ")
+        .append(String.join(", ", valid));
+    return message.toString();
+  }
+
   private void checkValue(
-      JsonNode value, Class<?> type, Type generic, String key, List<String> problems) {
+      JsonNode value, Class<?> type, Type generic, String key, Problems problems) {
     if (value.isNull()) {
       if (type.isPrimitive()) {
-        problems.add(key + ": got null, expected " + expected(type));
+        problems.stopping.add(key + ": got null, expected " + expected(type));
       }
+      return;
+    }
+    if (type.isRecord()) {
+      check(value, type, key, problems);
       return;
     }
     boolean ok;
@@ -258,15 +375,13 @@ public final class ConfigLoader {
       ok = value.isValueNode();
     } else if (Map.class.isAssignableFrom(type)) {
       ok = value.isObject();
-      if (ok
-          && generic instanceof ParameterizedType parameterized
-          && parameterized.getActualTypeArguments()[1] == String.class) {
+      if (ok && elementType(generic, 1) == String.class) {
         value
             .fields()
             .forEachRemaining(
                 e -> {
                   if (!e.getValue().isValueNode()) {
-                    problems.add(
+                    problems.stopping.add(
                         key
                             + "."
                             + e.getKey()
@@ -278,38 +393,64 @@ public final class ConfigLoader {
       }
     } else if (List.class.isAssignableFrom(type)) {
       ok = value.isArray();
-      if (ok && isListOfLists(generic)) {
-        // A flat list where pairs are expected ([a, b] for [[a, b]]) would otherwise fail deep in
-        // binding.
-        for (JsonNode element : value) {
-          if (!element.isArray()) {
-            problems.add(
-                key
-                    + ": got "
-                    + value
-                    + " with element "
-                    + describe(element)
-                    + ", expected a list of lists, e.g. [[a, b]]");
-            break;
-          }
-        }
+      if (ok) {
+        checkElements(value, generic, key, problems);
       }
-    } else if (type.isRecord()) {
-      check(value, type, key, problems);
-      return;
     } else {
       ok = true;
     }
     if (!ok) {
-      problems.add(key + ": got " + describe(value) + ", expected " + expected(type));
+      problems.stopping.add(key + ": got " + describe(value) + ", expected " + expected(type));
     }
   }
 
-  private static boolean isListOfLists(Type generic) {
+  /**
+   * The elements of a list: names of an enum (an unknown one is reported and left out), or lists
+   * (pairs such as {@code [[a, b]]}).
+   */
+  private void checkElements(JsonNode list, Type generic, String key, Problems problems) {
+    Type element = elementType(generic, 0);
+    if (element instanceof Class<?> enumType && enumType.isEnum()) {
+      for (java.util.Iterator<JsonNode> items = list.elements(); items.hasNext(); ) {
+        String problem = nameProblem(items.next(), enumType);
+        if (problem != null) {
+          problems.names.add(key + ": " + problem);
+          items.remove();
+        }
+      }
+    } else if (element instanceof ParameterizedType inner
+        && inner.getRawType() instanceof Class<?> raw
+        && List.class.isAssignableFrom(raw)) {
+      // A flat list where pairs are expected ([a, b] for [[a, b]]) would otherwise fail in binding.
+      for (JsonNode item : list) {
+        if (!item.isArray()) {
+          problems.stopping.add(
+              key
+                  + ": got "
+                  + list
+                  + " with element "
+                  + describe(item)
+                  + ", expected a list of lists, e.g. [[a, b]]");
+          return;
+        }
+        checkElements(item, inner, key, problems);
+      }
+    }
+  }
+
+  /** Why {@code value} is not a name of {@code enumType}, or null when it is one. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static String nameProblem(JsonNode value, Class<?> enumType) {
+    Class<? extends Enum<?>> type = (Class<? extends Enum<?>>) (Class) enumType;
+    return value.isTextual()
+        ? EnumNames.problem(type, value.asText())
+        : "got " + describe(value) + ", expected " + EnumNames.expected(type);
+  }
+
+  private static Type elementType(Type generic, int index) {
     return generic instanceof ParameterizedType parameterized
-        && parameterized.getActualTypeArguments()[0] instanceof ParameterizedType element
-        && element.getRawType() instanceof Class<?> raw
-        && List.class.isAssignableFrom(raw);
+        ? parameterized.getActualTypeArguments()[index]
+        : Object.class;
   }
 
   private static String expected(Class<?> type) {
@@ -341,20 +482,39 @@ public final class ConfigLoader {
     return "'" + node.asText() + "'";
   }
 
-  private static String label(String path) {
-    return path.isEmpty() ? "config" : path;
-  }
-
-  private static Class<?> componentType(Class<?> record, String snakeName) {
-    if (!record.isRecord()) {
+  private static Class<?> componentType(Class<?> record, String key) {
+    if (record == null || !record.isRecord()) {
       return null;
     }
-    for (RecordComponent component : record.getRecordComponents()) {
-      if (SNAKE.translate(component.getName()).equals(snakeName)) {
-        return component.getType();
+    RecordShape.Slot slot = RecordShape.of(record).slot(key);
+    return slot == null ? null : slot.component().getType();
+  }
+
+  private ObjectNode parentOf(String key) {
+    String[] parts = key.split("\\.");
+    ObjectNode node = tree;
+    for (int i = 0; i < parts.length - 1; i++) {
+      node = child(node, parts[i]);
+    }
+    return node;
+  }
+
+  private static String lastPart(String key) {
+    return key.substring(key.lastIndexOf('.') + 1);
+  }
+
+  private static ArrayNode stringArray(List<?> values) {
+    ArrayNode array = JsonNodeFactory.instance.arrayNode();
+    for (Object value : values) {
+      if (value instanceof List<?> inner) {
+        array.add(stringArray(inner));
+      } else if (value instanceof Object[] inner) {
+        array.add(stringArray(List.of(inner)));
+      } else {
+        array.add(String.valueOf(value));
       }
     }
-    return null;
+    return array;
   }
 
   private static ObjectNode child(ObjectNode parent, String name) {
@@ -365,14 +525,14 @@ public final class ConfigLoader {
     return parent.putObject(name);
   }
 
-  private static void merge(ObjectNode target, JsonNode overlay, String path) {
+  private static void merge(ObjectNode target, JsonNode overlay) {
     overlay
         .fields()
         .forEachRemaining(
             entry -> {
               JsonNode current = target.get(entry.getKey());
               if (current instanceof ObjectNode currentObject && entry.getValue().isObject()) {
-                merge(currentObject, entry.getValue(), path + "." + entry.getKey());
+                merge(currentObject, entry.getValue());
               } else {
                 target.set(entry.getKey(), entry.getValue().deepCopy());
               }

@@ -4,11 +4,15 @@ import static org.apache.spark.sql.functions.col;
 
 import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.io.Warehouse;
+import dev.infuse.jobs.llm.LlmConfig;
+import dev.infuse.jobs.train.TrainConfig;
+import dev.infuse.udfs.embed.EmbedderSpec;
 import dev.infuse.udfs.embed.TextEmbedder;
 import dev.infuse.udfs.llm.ChatMessage;
 import dev.infuse.udfs.llm.ChatRequest;
 import dev.infuse.udfs.llm.ChatResponse;
 import dev.infuse.udfs.llm.GenerationParams;
+import dev.infuse.udfs.llm.LlmBackend;
 import dev.infuse.udfs.llm.LlmClients;
 import dev.infuse.udfs.llm.LlmSettings;
 import dev.infuse.udfs.lm.CausalLm;
@@ -36,17 +40,17 @@ final class TrainedModelProbe {
   static void run(Warehouse warehouse, InfuseConfig config, Path modelDir, PrintWriter out) {
     LlmSettings settings =
         new LlmSettings(
-            "djl",
+            LlmBackend.DJL,
             null,
             modelDir.toString(),
             null,
             4,
-            config.llm().requestTimeoutSeconds(),
-            config.llm().rowTimeoutSeconds(),
+            config.section(LlmConfig.class).client().requestTimeoutSeconds(),
+            config.section(LlmConfig.class).client().rowTimeoutSeconds(),
             1,
-            config.llm().initialBackoffMillis(),
-            config.llm().maxBackoffMillis(),
-            config.train().device());
+            config.section(LlmConfig.class).client().initialBackoffMillis(),
+            config.section(LlmConfig.class).client().maxBackoffMillis(),
+            config.section(TrainConfig.class).device());
     var client = LlmClients.forSettings(settings);
     List<Row> pairs =
         warehouse
@@ -77,7 +81,8 @@ final class TrainedModelProbe {
             .orderBy("question_id")
             .head();
     CausalLm model =
-        ExecutorModels.get(new LmModelSpec(modelDir.toString(), config.train().device()));
+        ExecutorModels.get(
+            new LmModelSpec(modelDir.toString(), config.section(TrainConfig.class).device()));
     List<String> options = question.getList(question.fieldIndex("options"));
     MultipleChoiceScore score =
         new LogLikelihoodScorer(model, 8)
@@ -101,7 +106,7 @@ final class TrainedModelProbe {
    */
   private static void denseRetrieval(
       Warehouse warehouse, InfuseConfig config, Row question, PrintWriter out) {
-    TextEmbedder embedder = ExecutorModels.get(config.embed().spec());
+    TextEmbedder embedder = ExecutorModels.get(config.section(EmbedderSpec.class));
     float[] query = embedder.embed(List.of(question.<String>getAs("question")))[0];
     List<Row> chunks =
         warehouse

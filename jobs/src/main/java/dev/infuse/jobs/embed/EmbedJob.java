@@ -5,14 +5,14 @@ import static org.apache.spark.sql.functions.concat;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.sha2;
 
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
 import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Quarantine;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.io.WriteResult;
+import dev.infuse.jobs.run.JobRun;
+import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.udfs.embed.EmbedderSpec;
 import dev.infuse.udfs.embed.EmbeddingModelFiles;
 import dev.infuse.udfs.embed.TextEmbedder;
@@ -46,7 +46,7 @@ public final class EmbedJob {
 
   public EmbedJob(JobRun run) {
     this.run = run;
-    this.spec = run.config().embed().spec();
+    this.spec = run.config().section(EmbedderSpec.class);
   }
 
   public RunCounts run() {
@@ -84,13 +84,12 @@ public final class EmbedJob {
           rows.filter(col("kind").equalTo(EmbedRows.EMBEDDING))
               .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
       Dataset<Row> failures =
-          rows.filter(col("kind").equalTo(EmbedRows.FAILURE))
-              .select(
-                  lit("chunks").as("source"),
-                  concat(lit("chunk_id="), col("chunk_id")).as("location"),
-                  col("text").as("payload"),
-                  lit(null).cast("binary").as("payload_bytes"),
-                  col("reason"));
+          Quarantine.deadLetters(
+              rows.filter(col("kind").equalTo(EmbedRows.FAILURE)),
+              lit("chunks"),
+              concat(lit("chunk_id="), col("chunk_id")),
+              col("text"),
+              col("reason"));
 
       long input = chunks.count();
       // One pass over the persisted rows for both counts.
@@ -113,11 +112,7 @@ public final class EmbedJob {
       WriteResult delete =
           warehouse.deleteKeys(
               contract, gone.select(KEY.stream().map(c -> col(c)).toArray(Column[]::new)));
-      WriteResult quarantineWrite =
-          failed == 0
-              ? WriteResult.unchanged(Quarantine.contract().table())
-              : Quarantine.write(
-                  warehouse, Quarantine.rows(failures, NAME, run.runId(), run.startedAt()));
+      WriteResult quarantineWrite = run.quarantine(failures, failed);
 
       Map<String, Long> details = new LinkedHashMap<>();
       details.put("chunks", input);

@@ -2,18 +2,22 @@ package dev.infuse.jobs.evaluate;
 
 import static org.apache.spark.sql.functions.col;
 
+import dev.infuse.jobs.answer.AnswerConfig;
 import dev.infuse.jobs.answer.AnswerJob;
 import dev.infuse.jobs.chunk.ChunkJob;
-import dev.infuse.jobs.cli.RecordedSteps;
 import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.io.Warehouse;
+import dev.infuse.jobs.llm.LlmConfig;
 import dev.infuse.jobs.report.ReportJob;
 import dev.infuse.jobs.retrieve.IndexJob;
+import dev.infuse.jobs.retrieve.RetrieveConfig;
 import dev.infuse.jobs.retrieve.RetrieveJob;
+import dev.infuse.jobs.run.RecordedSteps;
 import dev.infuse.jobs.score.FitScalingJob;
 import dev.infuse.jobs.score.ScoreJob;
 import dev.infuse.jobs.train.TrainJob;
+import dev.infuse.udfs.answer.Setting;
 import dev.infuse.udfs.lm.ModelDirectory;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -40,10 +44,10 @@ import org.apache.spark.sql.Row;
  */
 public final class Evaluation {
   private final InfuseConfig config;
-  private final InfuseConfig.EvaluateConfig options;
+  private final EvaluateConfig options;
   private final List<Model> models;
-  private final List<String> untrained;
-  private final List<String> trained;
+  private final List<Setting> untrained;
+  private final List<Setting> trained;
   private final boolean fit;
   private final boolean chunk;
 
@@ -78,7 +82,7 @@ public final class Evaluation {
   public Evaluation(InfuseConfig config, boolean chunk) {
     this.config = config;
     this.chunk = chunk;
-    this.options = config.evaluate();
+    this.options = config.section(EvaluateConfig.class);
     List<String> problems = new ArrayList<>();
     if (options.benchmarks().isEmpty()) {
       problems.add(
@@ -88,18 +92,19 @@ public final class Evaluation {
       problems.add(
           "evaluate.settings: got [], expected one or more of closed_book, rag, trained, trained_rag");
     }
-    if (retrieves() && config.answer().k() > config.retrieve().k()) {
+    if (retrieves()
+        && config.section(AnswerConfig.class).k() > config.section(RetrieveConfig.class).k()) {
       // Only here: answer alone may read fewer retrieved chunks than it asks for, retrieve alone
       // any k.
       problems.add(
           "answer.k: got "
-              + config.answer().k()
+              + config.section(AnswerConfig.class).k()
               + " with retrieve.k "
-              + config.retrieve().k()
+              + config.section(RetrieveConfig.class).k()
               + ", expected answer.k <= retrieve.k: evaluate retrieves retrieve.k chunks and answers from the top answer.k");
     }
-    this.untrained = options.settings().stream().filter(s -> !s.startsWith("trained")).toList();
-    this.trained = options.settings().stream().filter(s -> s.startsWith("trained")).toList();
+    this.untrained = options.settings().stream().filter(s -> !s.trained()).toList();
+    this.trained = options.settings().stream().filter(Setting::trained).toList();
     List<Model> found = new ArrayList<>();
     if (!trained.isEmpty() && options.models().isEmpty()) {
       problems.add(
@@ -162,10 +167,9 @@ public final class Evaluation {
    * How many recorded jobs an evaluation runs with these options and this many models, before the
    * models exist; {@code fits} says whether they span two or more token counts.
    */
-  public static int steps(
-      InfuseConfig.EvaluateConfig options, int models, boolean fits, boolean chunk) {
+  public static int steps(EvaluateConfig options, int models, boolean fits, boolean chunk) {
     int benchmarks = options.benchmarks().size();
-    long untrained = options.settings().stream().filter(s -> !s.startsWith("trained")).count();
+    long untrained = options.settings().stream().filter(s -> !s.trained()).count();
     long trained = options.settings().size() - untrained;
     boolean retrieves = options.retrieve() && options.anyRag();
     long answers = benchmarks * (untrained + trained * models);
@@ -208,8 +212,8 @@ public final class Evaluation {
                     Locale.ROOT,
                     "retrieve: %s questions -> top-%d chunks (%s)",
                     benchmark,
-                    config.retrieve().k(),
-                    config.retrieve().retriever()),
+                    config.section(RetrieveConfig.class).k(),
+                    config.section(RetrieveConfig.class).retriever()),
                 RetrieveJob.NAME,
                 r -> new RetrieveJob(r).run(),
                 loader -> loader.setString("retrieve.benchmark", benchmark)));
@@ -220,10 +224,10 @@ public final class Evaluation {
     // trained ones.
     Map<String, String> answerRuns = new LinkedHashMap<>();
     for (String benchmark : options.benchmarks()) {
-      for (String setting : untrained) {
+      for (Setting setting : untrained) {
         answerRuns.put(benchmark + "/" + setting, answer(steps, benchmark, setting, null));
       }
-      for (String setting : trained) {
+      for (Setting setting : trained) {
         for (int m = 0; m < models.size(); m++) {
           answerRuns.put(
               benchmark + "/" + setting + "/" + m,
@@ -247,7 +251,7 @@ public final class Evaluation {
     List<String> fitRuns = new ArrayList<>();
     if (fit) {
       for (String benchmark : options.benchmarks()) {
-        for (String setting : trained) {
+        for (Setting setting : trained) {
           fitRuns.add(fitScaling(steps, benchmark, setting, answerRuns));
         }
       }
@@ -272,28 +276,31 @@ public final class Evaluation {
     return new Result(retrieveRuns, answerRuns, scoreRun, fitRuns, reportRun);
   }
 
-  private String answer(RecordedSteps steps, String benchmark, String setting, Model model) {
+  private String answer(RecordedSteps steps, String benchmark, Setting setting, Model model) {
     String title =
         "answer: "
             + benchmark
             + ", "
             + setting
             + (model == null
-                ? ", llm.backend " + config.llm().backend()
+                ? ", llm.backend " + config.section(LlmConfig.class).client().backend()
                 : ", model " + model.label());
     return steps.run(
         title,
         AnswerJob.NAME,
         r -> new AnswerJob(r).run(),
         loader -> {
-          loader.setString("answer.benchmark", benchmark).setString("answer.setting", setting);
+          loader.setString("answer.benchmark", benchmark).setString("answer.setting", setting.id());
           if (model != null) {
             loader.setString("answer.model_dir", model.dir());
           }
-          if (setting.endsWith("rag") && retrieves() && config.answer().retriever() == null) {
+          if (setting.rag()
+              && retrieves()
+              && config.section(AnswerConfig.class).retriever() == null) {
             // The retriever this evaluation ran, even when retrievals holds other retrievers' rows
             // too.
-            loader.setString("answer.retriever", config.retrieve().retriever());
+            loader.setString(
+                "answer.retriever", config.section(RetrieveConfig.class).retriever().id());
           }
         });
   }
@@ -304,8 +311,8 @@ public final class Evaluation {
    */
   private List<List<String>> comparisons(Map<String, String> answerRuns, PrintWriter out) {
     List<List<String>> pairs = new ArrayList<>();
-    Set<List<String>> skipped = new LinkedHashSet<>();
-    for (List<String> pair : options.compare()) {
+    Set<List<Setting>> skipped = new LinkedHashSet<>();
+    for (List<Setting> pair : options.compare()) {
       if (!options.settings().containsAll(pair)) {
         skipped.add(pair);
         continue;
@@ -328,14 +335,14 @@ public final class Evaluation {
   }
 
   /** The run of a setting on a benchmark; a trained setting's is the last model's. */
-  private String runOf(Map<String, String> answerRuns, String benchmark, String setting) {
-    return setting.startsWith("trained")
+  private String runOf(Map<String, String> answerRuns, String benchmark, Setting setting) {
+    return setting.trained()
         ? answerRuns.get(benchmark + "/" + setting + "/" + (models.size() - 1))
         : answerRuns.get(benchmark + "/" + setting);
   }
 
   private String fitScaling(
-      RecordedSteps steps, String benchmark, String setting, Map<String, String> answerRuns) {
+      RecordedSteps steps, String benchmark, Setting setting, Map<String, String> answerRuns) {
     List<String> sweep = new ArrayList<>();
     for (int m = 0; m < models.size(); m++) {
       Long tokens = models.get(m).syntheticTokens();
@@ -343,7 +350,7 @@ public final class Evaluation {
         sweep.add(answerRuns.get(benchmark + "/" + setting + "/" + m));
       }
     }
-    String baseline = options.settings().contains("rag") ? "rag" : null;
+    Setting baseline = options.settings().contains(Setting.RAG) ? Setting.RAG : null;
     return steps.run(
         String.format(
             Locale.ROOT,
@@ -357,13 +364,13 @@ public final class Evaluation {
         loader -> {
           loader
               .setString("score.scaling_benchmark", benchmark)
-              .setString("score.scaling_setting", setting)
+              .setString("score.scaling_setting", setting.id())
               .setStrings("score.scaling_runs", sweep);
           if (baseline == null) {
             loader.set("score.scaling_baseline_setting=null");
           } else {
             loader
-                .setString("score.scaling_baseline_setting", baseline)
+                .setString("score.scaling_baseline_setting", baseline.id())
                 .setString(
                     "score.scaling_baseline_run", answerRuns.get(benchmark + "/" + baseline));
           }

@@ -8,15 +8,16 @@ import static org.apache.spark.sql.functions.struct;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
-import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Quarantine;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.io.WriteResult;
 import dev.infuse.jobs.llm.LlmCallRunner;
+import dev.infuse.jobs.llm.LlmConfig;
+import dev.infuse.jobs.llm.LlmFailures;
+import dev.infuse.jobs.run.JobRun;
+import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.jobs.spark.SparkRows;
 import dev.infuse.udfs.common.Keys;
 import dev.infuse.udfs.generate.EntityListParser;
@@ -26,13 +27,11 @@ import dev.infuse.udfs.generate.TextOutputParser;
 import dev.infuse.udfs.text.Tokenizers;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -77,12 +76,12 @@ public final class GenDocsJob {
           .add("canonical_request", DataTypes.StringType, false);
 
   private final JobRun run;
-  private final InfuseConfig.GenDocsConfig options;
+  private final GenDocsConfig options;
   private final PromptLibrary prompts;
 
   public GenDocsJob(JobRun run) {
     this.run = run;
-    this.options = run.config().genDocs();
+    this.options = run.config().section(GenDocsConfig.class);
     this.prompts =
         PromptLibrary.load(
             run.spark().sparkContext().hadoopConfiguration(), run.config().run().promptsDir());
@@ -94,13 +93,13 @@ public final class GenDocsJob {
     LlmCallRunner runner = new LlmCallRunner(run);
     Map<String, Long> details = new LinkedHashMap<>();
     List<Dataset<Row>> requestSets = new ArrayList<>();
-    if (options.kinds().contains("rephrase")) {
+    if (options.kinds().contains(GenDocsConfig.Kind.REPHRASE)) {
       requestSets.add(rephraseRequests(sources));
     }
-    if (options.kinds().contains("focal")) {
+    if (options.kinds().contains(GenDocsConfig.Kind.FOCAL)) {
       requestSets.add(focalRequests(sources, warehouse));
     }
-    if (options.kinds().contains("entity")) {
+    if (options.kinds().contains(GenDocsConfig.Kind.ENTITY)) {
       Dataset<Row> entityLists = entityLists(sources, runner, details);
       requestSets.add(entityRequests(sources, entityLists));
     }
@@ -122,23 +121,20 @@ public final class GenDocsJob {
             .filter(col("sdoc_id").isNotNull())
             .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
     Dataset<Row> rejected =
-        parsed
-            .filter(col("sdoc_id").isNull())
-            .select(
-                lit("llm_calls").as("source"),
-                col("location"),
-                col("payload"),
-                lit(null).cast("binary").as("payload_bytes"),
-                col("reason"));
+        Quarantine.deadLetters(
+            parsed.filter(col("sdoc_id").isNull()),
+            lit("llm_calls"),
+            col("location"),
+            col("payload"),
+            col("reason"));
     long read = parsed.count();
     long written = documents.count();
     WriteResult write = warehouse.upsert(contract, documents);
-    Quarantine.write(warehouse, Quarantine.rows(rejected, NAME, run.runId(), run.startedAt()));
+    run.quarantine(rejected);
     for (Row row : documents.groupBy("kind").count().collectAsList()) {
       details.put("synthetic_docs." + row.getString(0), row.getLong(1));
     }
-    Map<String, Long> llm = runner.details(outcome);
-    llm.forEach((k, v) -> details.merge(k, v, Long::sum));
+    LlmCallRunner.details(outcome).forEach((k, v) -> details.merge(k, v, Long::sum));
     details.put("synthetic_docs.inserted", write.inserted());
     run.out()
         .printf(
@@ -154,17 +150,22 @@ public final class GenDocsJob {
                         e.getKey().startsWith("synthetic_docs.")
                             && !e.getKey().endsWith("inserted"))
                 .toList());
-    GenerationCounts.print(run, outcome, runner);
+    GenerationCounts.print(run, outcome);
     run.out().println("  " + write);
     parsed.unpersist();
     requests.unpersist();
     sources.unpersist();
-    return GenerationCounts.checkFailures(
-        run, new RunCounts(read, written, read - written, details), outcome);
+    return LlmFailures.check(
+        NAME,
+        "LLM calls",
+        outcome,
+        run.config().section(LlmConfig.class).maxFailureFraction(),
+        new RunCounts(read, written, read - written, details));
   }
 
   private String generator() {
-    return run.config().llm().backend() + ":" + run.config().llm().model();
+    LlmConfig llm = run.config().section(LlmConfig.class);
+    return llm.client().backend() + ":" + llm.client().model();
   }
 
   /** {@code (doc_id, text, title)} in a stable order, capped by {@code gen_docs.max_docs}. */
@@ -300,7 +301,7 @@ public final class GenDocsJob {
                 REQUESTS)
             .persist(StorageLevel.MEMORY_AND_DISK());
     LlmCallRunner.Outcome outcome = runner.call(requests);
-    runner.details(outcome).forEach((k, v) -> details.merge(k, v, Long::sum));
+    LlmCallRunner.details(outcome).forEach((k, v) -> details.merge(k, v, Long::sum));
     Dataset<Row> lists =
         run.spark()
             .createDataFrame(
@@ -421,7 +422,7 @@ public final class GenDocsJob {
    * Turns responses into synthetic_docs rows, or rejection rows keeping the raw text and the
    * reason.
    */
-  static final class ParseDoc implements FlatMapFunction<Iterator<Row>, Row> {
+  static final class ParseDoc extends ResponseParser {
     private static final long serialVersionUID = 1L;
     static final StructType SCHEMA =
         Responses.withOutputTail(
@@ -441,64 +442,67 @@ public final class GenDocsJob {
     }
 
     @Override
-    public Iterator<Row> call(Iterator<Row> responses) {
-      List<Row> rows = new ArrayList<>();
-      while (responses.hasNext()) {
-        Row r = responses.next();
-        String unit = r.getAs("unit_id");
-        String key = r.getAs("call_key");
-        String location = Responses.location(r);
-        List<String> conditioning = r.getList(r.fieldIndex("conditioning_ids"));
-        String templateId = r.getAs("template_id");
-        int version = r.getAs("template_version");
-        long seed = r.getAs("seed");
-        String sdocId = null;
-        String text = null;
-        Integer tokens = null;
-        String reason = null;
-        String payload = null;
-        if (!Responses.succeeded(r)) {
-          reason = Responses.failedCallReason(r);
-          payload = r.getAs("canonical_request");
-        } else {
-          ParseResult<String> result = TextOutputParser.parse(r.getAs("response_text"));
-          if (!result.ok()) {
-            reason = "gen-docs " + r.getAs("kind") + " output: " + result.reason();
-            payload = r.getAs("response_text");
-          } else {
-            text = result.values().get(0);
-            tokens = Tokenizers.defaultTokenizer().count(text);
-            sdocId =
-                Keys.shortHash(
-                    r.getAs("doc_id"),
-                    r.getAs("kind"),
-                    r.getAs("variant"),
-                    String.join(",", conditioning),
-                    generator,
-                    templateId + "@" + version,
-                    Long.toString(seed),
-                    unit);
-          }
-        }
+    void parse(Row r, String text, String location, List<Row> rows) {
+      ParseResult<String> result = TextOutputParser.parse(text);
+      if (!result.ok()) {
         rows.add(
-            RowFactory.create(
-                sdocId,
-                r.getAs("doc_id"),
-                r.getAs("kind"),
-                r.getAs("variant"),
-                SparkRows.seq(conditioning),
-                text,
-                tokens,
-                generator,
-                templateId,
-                version,
-                seed,
-                key,
-                location,
-                payload,
-                reason));
+            reject(
+                r, location, text, "gen-docs " + r.getAs("kind") + " output: " + result.reason()));
+        return;
       }
-      return rows.iterator();
+      String document = result.values().get(0);
+      List<String> conditioning = r.getList(r.fieldIndex("conditioning_ids"));
+      String sdocId =
+          Keys.shortHash(
+              r.getAs("doc_id"),
+              r.getAs("kind"),
+              r.getAs("variant"),
+              String.join(",", conditioning),
+              generator,
+              r.getAs("template_id") + "@" + r.<Integer>getAs("template_version"),
+              Long.toString(r.getAs("seed")),
+              r.getAs("unit_id"));
+      rows.add(
+          row(
+              r,
+              sdocId,
+              document,
+              Tokenizers.defaultTokenizer().count(document),
+              location,
+              null,
+              null));
+    }
+
+    @Override
+    Row reject(Row r, String location, String payload, String reason) {
+      return row(r, null, null, null, location, payload, reason);
+    }
+
+    /** A synthetic_docs row, or with a null sdoc_id a rejection; both keep their provenance. */
+    private Row row(
+        Row r,
+        String sdocId,
+        String text,
+        Integer tokens,
+        String location,
+        String payload,
+        String reason) {
+      return RowFactory.create(
+          sdocId,
+          r.getAs("doc_id"),
+          r.getAs("kind"),
+          r.getAs("variant"),
+          SparkRows.seq(r.getList(r.fieldIndex("conditioning_ids"))),
+          text,
+          tokens,
+          generator,
+          r.getAs("template_id"),
+          r.<Integer>getAs("template_version"),
+          r.<Long>getAs("seed"),
+          r.getAs("call_key"),
+          location,
+          payload,
+          reason);
     }
   }
 }

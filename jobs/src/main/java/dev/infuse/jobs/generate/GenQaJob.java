@@ -3,27 +3,25 @@ package dev.infuse.jobs.generate;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
-import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Quarantine;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.io.WriteResult;
 import dev.infuse.jobs.llm.LlmCallRunner;
+import dev.infuse.jobs.llm.LlmConfig;
+import dev.infuse.jobs.llm.LlmFailures;
+import dev.infuse.jobs.run.JobRun;
+import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.udfs.common.Keys;
 import dev.infuse.udfs.generate.GenerationTask;
 import dev.infuse.udfs.generate.ParseResult;
 import dev.infuse.udfs.generate.QaPair;
 import dev.infuse.udfs.generate.QaPairsParser;
 import dev.infuse.udfs.prompt.PromptTemplate;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -52,11 +50,11 @@ public final class GenQaJob {
           .add("canonical_request", DataTypes.StringType, false);
 
   private final JobRun run;
-  private final InfuseConfig.GenQaConfig options;
+  private final GenQaConfig options;
 
   public GenQaJob(JobRun run) {
     this.run = run;
-    this.options = run.config().genQa();
+    this.options = run.config().section(GenQaConfig.class);
   }
 
   public RunCounts run() {
@@ -118,26 +116,24 @@ public final class GenQaJob {
               .filter(col("kind").equalTo("qa"))
               .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
       Dataset<Row> rejected =
-          parsed
-              .filter(col("kind").equalTo("reject"))
-              .select(
-                  lit("llm_calls").as("source"),
-                  col("location"),
-                  col("payload"),
-                  lit(null).cast("binary").as("payload_bytes"),
-                  col("reason"));
+          Quarantine.deadLetters(
+              parsed.filter(col("kind").equalTo("reject")),
+              lit("llm_calls"),
+              col("location"),
+              col("payload"),
+              col("reason"));
       long unitsRead = answered.count();
       long unitsWithPairs =
           parsed.filter(col("kind").equalTo("qa")).select("unit_id").distinct().count();
       long unitsRejected = unitsRead - unitsWithPairs;
       long itemsRejected = rejected.count();
       WriteResult write = warehouse.upsert(contract, qa);
-      Quarantine.write(warehouse, Quarantine.rows(rejected, NAME, run.runId(), run.startedAt()));
+      run.quarantine(rejected);
       long pairsWritten = qa.count();
       answered.unpersist();
       parsed.unpersist();
 
-      Map<String, Long> details = runner.details(outcome);
+      Map<String, Long> details = LlmCallRunner.details(outcome);
       details.put("synthetic_qa.pairs", pairsWritten);
       details.put("synthetic_qa.inserted", write.inserted());
       details.put("quarantine.records", itemsRejected);
@@ -151,10 +147,14 @@ public final class GenQaJob {
               pairsWritten,
               unitsWithPairs,
               unitsRejected);
-      GenerationCounts.print(run, outcome, runner);
+      GenerationCounts.print(run, outcome);
       run.out().println("  " + write);
-      return GenerationCounts.checkFailures(
-          run, new RunCounts(unitsRead, unitsWithPairs, unitsRejected, details), outcome);
+      return LlmFailures.check(
+          NAME,
+          "LLM calls",
+          outcome,
+          run.config().section(LlmConfig.class).maxFailureFraction(),
+          new RunCounts(unitsRead, unitsWithPairs, unitsRejected, details));
     } finally {
       requests.unpersist();
     }
@@ -170,7 +170,7 @@ public final class GenQaJob {
       documents = documents.filter(col("corpus").equalTo(options.corpus()));
     }
     Dataset<Row> units =
-        "chunk".equals(options.unit())
+        options.unit() == GenQaConfig.Unit.CHUNK
             ? warehouse
                 .read("chunks")
                 .join(documents.select(col("doc_id"), col("title")), "doc_id")
@@ -191,7 +191,7 @@ public final class GenQaJob {
   }
 
   /** Parses responses into QA rows, or rejection rows that keep the raw text and the reason. */
-  static final class ParseQa implements FlatMapFunction<Iterator<Row>, Row> {
+  static final class ParseQa extends ResponseParser {
     private static final long serialVersionUID = 1L;
     static final StructType SCHEMA =
         Responses.withOutputTail(
@@ -215,62 +215,63 @@ public final class GenQaJob {
     }
 
     @Override
-    public Iterator<Row> call(Iterator<Row> responses) {
-      List<Row> rows = new ArrayList<>();
-      while (responses.hasNext()) {
-        Row r = responses.next();
-        String unit = r.getAs("unit_id");
-        String key = r.getAs("call_key");
-        String location = Responses.location(r);
-        if (!Responses.succeeded(r)) {
-          rows.add(
-              reject(unit, location, r.getAs("canonical_request"), Responses.failedCallReason(r)));
-          continue;
-        }
-        String text = r.getAs("response_text");
-        ParseResult<QaPair> result = QaPairsParser.parse(text);
-        for (String problem : result.problems()) {
-          rows.add(reject(unit, location, text, "gen-qa output: " + problem));
-        }
-        long seed = r.getAs("seed");
-        int index = 0;
-        for (QaPair pair : result.values()) {
-          String qaId =
-              Keys.shortHash(
-                  unit,
-                  generator,
-                  templateId + "@" + templateVersion,
-                  Long.toString(seed),
-                  Integer.toString(index++));
-          rows.add(
-              RowFactory.create(
-                  "qa",
-                  unit,
-                  qaId,
-                  r.getAs("doc_id"),
-                  r.getAs("chunk_id"),
-                  pair.question(),
-                  pair.answer(),
-                  generator,
-                  templateId,
-                  templateVersion,
-                  seed,
-                  key,
-                  null,
-                  null,
-                  null));
-        }
-        if (result.values().isEmpty() && result.problems().isEmpty()) {
-          rows.add(reject(unit, location, text, "gen-qa output: no question-answer pairs"));
-        }
+    void parse(Row r, String text, String location, List<Row> rows) {
+      String unit = r.getAs("unit_id");
+      ParseResult<QaPair> result = QaPairsParser.parse(text);
+      for (String problem : result.problems()) {
+        rows.add(reject(r, location, text, "gen-qa output: " + problem));
       }
-      return rows.iterator();
+      long seed = r.getAs("seed");
+      int index = 0;
+      for (QaPair pair : result.values()) {
+        String qaId =
+            Keys.shortHash(
+                unit,
+                generator,
+                templateId + "@" + templateVersion,
+                Long.toString(seed),
+                Integer.toString(index++));
+        rows.add(
+            RowFactory.create(
+                "qa",
+                unit,
+                qaId,
+                r.getAs("doc_id"),
+                r.getAs("chunk_id"),
+                pair.question(),
+                pair.answer(),
+                generator,
+                templateId,
+                templateVersion,
+                seed,
+                r.getAs("call_key"),
+                null,
+                null,
+                null));
+      }
+      if (result.values().isEmpty() && result.problems().isEmpty()) {
+        rows.add(reject(r, location, text, "gen-qa output: no question-answer pairs"));
+      }
     }
 
-    private static Row reject(String unit, String location, String payload, String reason) {
+    @Override
+    Row reject(Row r, String location, String payload, String reason) {
       return RowFactory.create(
-          "reject", unit, null, null, null, null, null, null, null, null, null, null, location,
-          payload, reason);
+          "reject",
+          r.getAs("unit_id"),
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          location,
+          payload,
+          reason);
     }
   }
 }

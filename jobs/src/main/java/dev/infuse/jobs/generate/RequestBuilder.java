@@ -3,6 +3,7 @@ package dev.infuse.jobs.generate;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.infuse.jobs.config.InfuseConfig;
+import dev.infuse.jobs.llm.LlmConfig;
 import dev.infuse.udfs.common.Keys;
 import dev.infuse.udfs.llm.ChatMessage;
 import dev.infuse.udfs.llm.ChatRequest;
@@ -34,11 +35,12 @@ public final class RequestBuilder implements Serializable {
   private transient PromptTemplate template;
 
   public RequestBuilder(InfuseConfig config, PromptTemplate template) {
-    this.backend = config.llm().backend();
-    this.model = config.llm().model();
-    this.maxTokens = config.llm().maxTokens();
-    this.temperature = config.llm().temperature();
-    this.topP = config.llm().topP();
+    LlmConfig llm = config.section(LlmConfig.class);
+    this.backend = llm.client().backend().id();
+    this.model = llm.client().model();
+    this.maxTokens = llm.maxTokens();
+    this.temperature = llm.temperature();
+    this.topP = llm.topP();
     this.runSeed = config.run().seed();
     this.templateJson = PromptLibrary.toJson(template);
   }

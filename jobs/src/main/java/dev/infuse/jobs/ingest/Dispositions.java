@@ -15,6 +15,7 @@ import static org.apache.spark.sql.functions.when;
 
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.ContractEnforcer;
+import dev.infuse.jobs.io.Quarantine;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -102,20 +103,15 @@ final class Dispositions {
         .drop("_hash", "_rank", "_first_hash", "_first_at");
   }
 
-  /**
-   * Rows bound for quarantine, in the shape {@code Quarantine.rows} takes; the payload is the row
-   * as JSON.
-   */
+  /** Dead letters of the items quarantined here; the payload is the row as JSON. */
   static Dataset<Row> quarantined(Dataset<Row> items, Contract contract) {
     Column payload =
         to_json(struct(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new)));
-    return items
-        .filter(col(DISPOSITION).equalTo(QUARANTINED))
-        .select(
-            col("source_file").as("source"),
-            coalesce(col("location"), lit("?")).as("location"),
-            payload.as("payload"),
-            lit(null).cast("binary").as("payload_bytes"),
-            col(REASON).as("reason"));
+    return Quarantine.deadLetters(
+        items.filter(col(DISPOSITION).equalTo(QUARANTINED)),
+        col("source_file"),
+        coalesce(col("location"), lit("?")),
+        payload,
+        col(REASON));
   }
 }

@@ -10,15 +10,15 @@ import static org.apache.spark.sql.functions.concat;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.when;
 
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
 import dev.infuse.jobs.config.ConfigException;
-import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Quarantine;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.io.WriteResult;
+import dev.infuse.jobs.run.JobFailedException;
+import dev.infuse.jobs.run.JobRun;
+import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.udfs.ingest.BenchmarkReader;
 import dev.infuse.udfs.ingest.BenchmarkReaders;
 import java.io.IOException;
@@ -52,18 +52,47 @@ public final class IngestJob {
   public static final String NAME = "ingest";
 
   private final JobRun run;
-  private final InfuseConfig.IngestConfig options;
+  private final IngestConfig options;
 
   public IngestJob(JobRun run) {
     this.run = run;
-    this.options = run.config().ingest();
+    this.options = run.config().section(IngestConfig.class);
   }
 
   /** The outcome of {@link #transform}: what goes to each table. */
   public record Transformed(
       Dataset<Row> documents, Dataset<Row> questions, Dataset<Row> quarantine) {}
 
+  /**
+   * Reads, writes and quarantines, then fails the run (after quarantining, so nothing is lost) when
+   * it found no record or more than {@code ingest.max_bad_fraction} of them were bad.
+   */
   public RunCounts run() {
+    RunCounts counts = ingest();
+    if (counts.input() == 0) {
+      throw new JobFailedException(
+          "ingest: found no records in " + options.input() + ", expected at least one", counts);
+    }
+    double ceiling = options.maxBadFraction();
+    if (counts.badFraction() > ceiling) {
+      throw new JobFailedException(
+          String.format(
+              Locale.ROOT,
+              "ingest: %.1f%% of items were quarantined (%d of %d), above ingest.max_bad_fraction"
+                  + " %s; see bin/infuse sql --warehouse %s \"SELECT location, reason FROM"
+                  + " quarantine WHERE run_id = '%s'\"",
+              100 * counts.badFraction(),
+              counts.quarantined(),
+              counts.input(),
+              ceiling,
+              run.config().warehouse(),
+              run.runId()),
+          counts);
+    }
+    return counts;
+  }
+
+  private RunCounts ingest() {
     if (options.format() == null) {
       throw new ConfigException(
           List.of(
@@ -113,10 +142,9 @@ public final class IngestJob {
           warehouse.upsert(documentsContract, written(documents, documentsContract));
       WriteResult questionWrite =
           warehouse.upsert(questionsContract, written(questions, questionsContract));
-      Dataset<Row> quarantineRows =
-          Quarantine.rows(result.quarantine(), NAME, run.runId(), run.startedAt());
-      long quarantined = quarantineRows.count();
-      WriteResult quarantineWrite = Quarantine.write(warehouse, quarantineRows);
+      Dataset<Row> deadLetters = result.quarantine();
+      long quarantined = deadLetters.count();
+      WriteResult quarantineWrite = run.quarantine(deadLetters);
       putWrite(details, docWrite);
       putWrite(details, questionWrite);
       putWrite(details, quarantineWrite);
@@ -163,14 +191,13 @@ public final class IngestJob {
     questions = Dispositions.resolveDuplicates(questions, questionsContract);
 
     Dataset<Row> readerRejections =
-        items
-            .filter(col("kind").equalTo(ItemRows.REJECTION))
-            .select(
-                col("source_file").as("source"),
-                col("location"),
-                col("payload"),
-                col("payload_bytes"),
-                col("reason"));
+        Quarantine.deadLetters(
+            items.filter(col("kind").equalTo(ItemRows.REJECTION)),
+            col("source_file"),
+            col("location"),
+            col("payload"),
+            col("payload_bytes"),
+            col("reason"));
     Dataset<Row> quarantine =
         readerRejections
             .unionByName(Dispositions.quarantined(documents, documentsContract))

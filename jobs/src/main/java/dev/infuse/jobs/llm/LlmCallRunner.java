@@ -5,12 +5,10 @@ import static org.apache.spark.sql.functions.desc;
 import static org.apache.spark.sql.functions.row_number;
 import static org.apache.spark.sql.functions.when;
 
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Warehouse;
-import dev.infuse.udfs.llm.LlmSettings;
+import dev.infuse.jobs.run.JobRun;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -46,11 +44,11 @@ public final class LlmCallRunner {
       List.of("call_key", "chat_request", "canonical_request");
 
   private final JobRun run;
-  private final InfuseConfig.LlmConfig config;
+  private final LlmConfig config;
   private final Contract contract = Contracts.load("llm_calls");
 
   public LlmCallRunner(JobRun run) {
-    this(run, run.config().llm());
+    this(run, run.config().section(LlmConfig.class));
   }
 
   /**
@@ -58,7 +56,7 @@ public final class LlmCallRunner {
    * trained settings on {@code answer.model_dir} through the djl backend with the section's other
    * limits.
    */
-  public LlmCallRunner(JobRun run, InfuseConfig.LlmConfig config) {
+  public LlmCallRunner(JobRun run, LlmConfig config) {
     this.run = run;
     this.config = config;
   }
@@ -68,6 +66,8 @@ public final class LlmCallRunner {
    *
    * @param callSeconds wall time of the calling stages alone (without the cache lookup and the
    *     merge)
+   * @param costUsd estimated cost of the tokens, from {@code llm.prices}; 0 when the model has no
+   *     price
    */
   public record Outcome(
       long requested,
@@ -77,22 +77,8 @@ public final class LlmCallRunner {
       long deferredByBudget,
       long tokensIn,
       long tokensOut,
-      double callSeconds) {}
-
-  public static LlmSettings settings(InfuseConfig.LlmConfig llm) {
-    return new LlmSettings(
-        llm.backend(),
-        llm.baseUrl(),
-        llm.model(),
-        llm.apiKeyEnv(),
-        llm.maxConcurrency(),
-        llm.requestTimeoutSeconds(),
-        llm.rowTimeoutSeconds(),
-        llm.maxAttempts(),
-        llm.initialBackoffMillis(),
-        llm.maxBackoffMillis(),
-        llm.device());
-  }
+      double callSeconds,
+      double costUsd) {}
 
   /**
    * Makes the calls that are not cached yet; afterwards {@link #responses} answers for every key.
@@ -167,7 +153,7 @@ public final class LlmCallRunner {
                           .javaRDD()
                           .mapPartitions(
                               new LlmCallTask(
-                                  settings(config), journal, run.runId(), hadoop, counters)),
+                                  config.client(), journal, run.runId(), hadoop, counters)),
                       contract.schema())
                   .persist(StorageLevel.MEMORY_AND_DISK());
           long waveStart = System.nanoTime();
@@ -220,7 +206,8 @@ public final class LlmCallRunner {
           deferred,
           tokensIn,
           tokensOut,
-          callSecondsTotal);
+          callSecondsTotal,
+          cost(tokensIn, tokensOut));
     } finally {
       pending.unpersist();
     }
@@ -234,21 +221,18 @@ public final class LlmCallRunner {
         calls, scala.collection.JavaConverters.asScalaBuffer(List.of("call_key")).toSeq(), "left");
   }
 
-  /**
-   * Estimated cost in US dollars of the tokens, from {@code llm.prices}; 0 when the model has no
-   * price.
-   */
-  public double cost(Outcome outcome) {
-    InfuseConfig.Price price = config.prices() == null ? null : config.prices().get(config.model());
+  /** Estimated cost in US dollars of these tokens, from {@code llm.prices}. */
+  private double cost(long tokensIn, long tokensOut) {
+    LlmConfig.Price price =
+        config.prices() == null ? null : config.prices().get(config.client().model());
     if (price == null) {
       return 0;
     }
-    return outcome.tokensIn() / 1e6 * price.inputPerMillion()
-        + outcome.tokensOut() / 1e6 * price.outputPerMillion();
+    return tokensIn / 1e6 * price.inputPerMillion() + tokensOut / 1e6 * price.outputPerMillion();
   }
 
   /** The LLM accounting every job that calls a model records in {@code runs.counts}. */
-  public Map<String, Long> details(Outcome outcome) {
+  public static Map<String, Long> details(Outcome outcome) {
     Map<String, Long> details = new LinkedHashMap<>();
     details.put("llm.requests", outcome.requested());
     details.put("llm.cached", outcome.cached());
@@ -257,7 +241,7 @@ public final class LlmCallRunner {
     details.put("llm.deferred_by_budget", outcome.deferredByBudget());
     details.put("llm.tokens_in", outcome.tokensIn());
     details.put("llm.tokens_out", outcome.tokensOut());
-    details.put("llm.cost_usd_micros", Math.round(cost(outcome) * 1e6));
+    details.put("llm.cost_usd_micros", Math.round(outcome.costUsd() * 1e6));
     return details;
   }
 
@@ -267,7 +251,7 @@ public final class LlmCallRunner {
     }
     // Before any call, probe with a small wave; afterwards size the wave to the budget at the
     // observed rate.
-    long probe = Math.max(1, config.maxConcurrency());
+    long probe = Math.max(1, config.client().maxConcurrency());
     long wave =
         calledSoFar == 0 ? probe : Math.max(1, budgetLeft / Math.max(1, tokensSoFar / calledSoFar));
     return Math.min(remaining, wave);

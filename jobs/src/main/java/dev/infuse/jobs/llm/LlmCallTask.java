@@ -137,7 +137,7 @@ final class LlmCallTask implements FlatMapFunction<Iterator<Row>, Row> {
       String key, String canonical, String error, int attempts, long latencyMs) {
     return new LlmCallRows.Call(
         key,
-        settings.backend(),
+        settings.backend().id(),
         settings.model(),
         canonical,
         null,

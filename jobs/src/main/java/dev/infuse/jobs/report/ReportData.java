@@ -2,7 +2,6 @@ package dev.infuse.jobs.report;
 
 import static org.apache.spark.sql.functions.col;
 
-import dev.infuse.jobs.config.InfuseConfig.ReportConfig;
 import dev.infuse.jobs.io.Warehouse;
 import java.sql.Timestamp;
 import java.time.Instant;

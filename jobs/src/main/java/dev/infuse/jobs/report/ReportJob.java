@@ -1,8 +1,7 @@
 package dev.infuse.jobs.report;
 
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
-import dev.infuse.jobs.config.InfuseConfig.ReportConfig;
+import dev.infuse.jobs.run.JobRun;
+import dev.infuse.jobs.run.RunCounts;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -39,7 +38,7 @@ public final class ReportJob {
   }
 
   public RunCounts run() {
-    ReportConfig config = run.config().report();
+    ReportConfig config = run.config().section(ReportConfig.class);
     ReportData data = ReportData.load(run.warehouse(), config);
     List<Chart> charts = Chart.all(data);
     Instant now = Instant.now();

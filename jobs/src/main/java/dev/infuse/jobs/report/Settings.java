@@ -1,22 +1,22 @@
 package dev.infuse.jobs.report;
 
-import java.util.List;
+import dev.infuse.udfs.answer.Setting;
+import dev.infuse.udfs.common.EnumNames;
 
 /**
- * The evaluation settings in the order a reader compares them: without, then with, retrieval and
- * training.
+ * The evaluation settings in the order a reader compares them ({@link Setting}'s: without, then
+ * with, retrieval and training), for a report that reads them back as names from the tables.
  */
 final class Settings {
-  static final List<String> ORDER = List.of("closed_book", "rag", "trained", "trained_rag");
-
   private Settings() {}
 
   /**
-   * The position of {@code setting} in {@link #ORDER}; unknown settings come after, in name order
-   * by the caller.
+   * The position of {@code setting} in {@link Setting}'s order; unknown settings come after, in
+   * name order by the caller.
    */
   static int order(String setting) {
-    int i = ORDER.indexOf(setting);
-    return i < 0 ? ORDER.size() : i;
+    return EnumNames.find(Setting.class, setting)
+        .map(Enum::ordinal)
+        .orElse(Setting.values().length);
   }
 }

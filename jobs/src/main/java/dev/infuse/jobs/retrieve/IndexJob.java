@@ -3,10 +3,10 @@ package dev.infuse.jobs.retrieve;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.sum;
 
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
 import dev.infuse.jobs.embed.EmbedJob;
 import dev.infuse.jobs.io.Warehouse;
+import dev.infuse.jobs.run.JobRun;
+import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.udfs.retrieve.Bm25Index;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -67,10 +67,10 @@ public final class IndexJob {
   public RunCounts run() {
     SparkSession spark = run.spark();
     Warehouse warehouse = run.warehouse();
-    int chunksPerShard = run.config().index().chunksPerShard();
+    int chunksPerShard = run.config().section(IndexConfig.class).chunksPerShard();
     Map<String, Long> details = new LinkedHashMap<>();
     long embedFailed = 0;
-    if (run.config().index().dense()) {
+    if (run.config().section(IndexConfig.class).dense()) {
       RunCounts embedded = new EmbedJob(run).run();
       embedFailed = embedded.quarantined();
       embedded.details().forEach((key, value) -> details.put("embed." + key, value));

@@ -10,15 +10,15 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.sha2;
 import static org.apache.spark.sql.functions.when;
 
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
 import dev.infuse.jobs.config.ConfigException;
-import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Quarantine;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.io.WriteResult;
+import dev.infuse.jobs.run.JobRun;
+import dev.infuse.jobs.run.RunCounts;
+import dev.infuse.udfs.embed.EmbedderSpec;
 import dev.infuse.udfs.embed.EmbeddingModelFiles;
 import dev.infuse.udfs.embed.TextEmbedder;
 import dev.infuse.udfs.model.ModelSpec;
@@ -73,8 +73,8 @@ public final class RetrieveJob {
   public RunCounts run() {
     SparkSession spark = run.spark();
     Warehouse warehouse = run.warehouse();
-    InfuseConfig.RetrieveConfig config = run.config().retrieve();
-    Retriever retriever = Retriever.parse(config.retriever());
+    RetrieveConfig config = run.config().section(RetrieveConfig.class);
+    Retriever retriever = config.retriever();
     SearchSettings settings =
         new SearchSettings(retriever, config.k(), config.rrfDepth(), config.rrfK());
     IndexManifest manifest = currentManifest(spark, warehouse);
@@ -133,8 +133,8 @@ public final class RetrieveJob {
       ModelSpec<TextEmbedder> embedder = null;
       Dataset<Row> vectors = null;
       if (retriever.usesDense()) {
-        modelId = modelId(run.config().embed().model());
-        embedder = run.config().embed().spec();
+        modelId = modelId(run.config().section(EmbedderSpec.class).model());
+        embedder = run.config().section(EmbedderSpec.class);
         vectors = vectors(warehouse, modelId);
       }
       Dataset<Row> queries =
@@ -228,20 +228,14 @@ public final class RetrieveJob {
                 recallContract, run.spark().createDataFrame(recallRows, recallContract.schema()));
 
     WriteResult quarantine =
-        orphanCount == 0
-            ? WriteResult.unchanged(Quarantine.contract().table())
-            : Quarantine.write(
-                warehouse,
-                Quarantine.rows(
-                    orphans.select(
-                        lit("questions").as("source"),
-                        concat(lit("question_id="), col("question_id")).as("location"),
-                        col("question").as("payload"),
-                        lit(null).cast("binary").as("payload_bytes"),
-                        col("reason")),
-                    NAME,
-                    run.runId(),
-                    run.startedAt()));
+        run.quarantine(
+            Quarantine.deadLetters(
+                orphans,
+                lit("questions"),
+                concat(lit("question_id="), col("question_id")),
+                col("question"),
+                col("reason")),
+            orphanCount);
 
     Map<String, Long> details = new LinkedHashMap<>();
     details.put("questions", read);
@@ -317,7 +311,7 @@ public final class RetrieveJob {
     byBenchmark.forEach(
         (benchmark, ranks) -> {
           long n = ranks.values().stream().mapToLong(Long::longValue).sum();
-          for (int k : run.config().retrieve().recallKs()) {
+          for (int k : run.config().section(RetrieveConfig.class).recallKs()) {
             if (k > settings.k()) {
               continue; // only settings.k() chunks were retrieved: recall beyond them is unknown
             }
@@ -345,17 +339,17 @@ public final class RetrieveJob {
    * name) and {@code scope_doc_id} (the document to search within, null for the whole corpus), and
    * {@code gold} (the evidence documents in {@code meta.evidence_doc_ids}, null when unknown).
    */
-  static Dataset<Row> scope(Dataset<Row> questionsWithCorpus, String scoping) {
+  static Dataset<Row> scope(Dataset<Row> questionsWithCorpus, Scoping scoping) {
     // auto and document: a question about one document searches it; corpus: every question its
     // corpus.
-    Column scopeDoc = "corpus".equals(scoping) ? lit(null).cast("string") : col("doc_id");
+    Column scopeDoc = scoping == Scoping.CORPUS ? lit(null).cast("string") : col("doc_id");
     Column gold =
         expr(
             "CASE WHEN length(trim(coalesce(meta['evidence_doc_ids'], ''))) = 0 THEN NULL"
                 + " ELSE filter(split(meta['evidence_doc_ids'], ','), x -> length(x) > 0) END");
     // Forced document scoping cannot serve a question without a document: it is quarantined, not
     // widened.
-    Column unscopable = "document".equals(scoping) ? col("doc_id").isNull() : lit(false);
+    Column unscopable = scoping == Scoping.DOCUMENT ? col("doc_id").isNull() : lit(false);
     return questionsWithCorpus.select(
         col("question_id"),
         col("benchmark"),

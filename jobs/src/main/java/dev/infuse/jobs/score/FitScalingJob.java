@@ -2,14 +2,13 @@ package dev.infuse.jobs.score;
 
 import static org.apache.spark.sql.functions.col;
 
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
 import dev.infuse.jobs.config.ConfigException;
-import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.io.WriteResult;
+import dev.infuse.jobs.run.JobRun;
+import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.jobs.spark.SparkRows;
 import dev.infuse.udfs.common.Keys;
 import dev.infuse.udfs.score.ScalingCurve;
@@ -49,11 +48,19 @@ public final class FitScalingJob {
           .add("value", DataTypes.DoubleType, false);
 
   private final JobRun run;
-  private final InfuseConfig.ScoreConfig options;
+  private final ScoreConfig options;
+  private final String setting;
+  private final String baselineSetting;
+  private final String metric;
 
   public FitScalingJob(JobRun run) {
     this.run = run;
-    this.options = run.config().score();
+    this.options = run.config().section(ScoreConfig.class);
+    // As the scores table spells them.
+    this.setting = options.scalingSetting().id();
+    this.baselineSetting =
+        options.scalingBaselineSetting() == null ? null : options.scalingBaselineSetting().id();
+    this.metric = options.scalingMetric().id();
   }
 
   /** The fit, as the scaling_fits row holds it. */
@@ -65,12 +72,11 @@ public final class FitScalingJob {
       throw new ConfigException(
           List.of("scores: no such table in " + warehouse.root() + ", expected score runs first"));
     }
-    String metric = options.scalingMetric();
     Dataset<Row> all =
         warehouse
             .read("scores")
             .filter(col("subset").equalTo(ScoreJob.ALL).and(col("metric").equalTo(metric)));
-    Dataset<Row> sweep = all.filter(col("setting").equalTo(options.scalingSetting()));
+    Dataset<Row> sweep = all.filter(col("setting").equalTo(setting));
     if (!options.scalingRuns().isEmpty()) {
       sweep = sweep.filter(col("run_id").isin(options.scalingRuns().toArray()));
     } else {
@@ -94,7 +100,7 @@ public final class FitScalingJob {
                 + " has no "
                 + metric
                 + " score of setting "
-                + options.scalingSetting()
+                + setting
                 + (benchmark == null ? "" : " on " + benchmark)
                 + ", expected a scored run");
       }
@@ -117,7 +123,7 @@ public final class FitScalingJob {
           "score.scaling_runs: got "
               + points.size()
               + " scored run(s) of setting "
-              + options.scalingSetting()
+              + setting
               + " with "
               + points.stream().map(p -> p.getLong(1)).distinct().count()
               + " distinct synthetic_tokens, expected runs at 2 or more token counts");
@@ -133,25 +139,25 @@ public final class FitScalingJob {
     String fitId =
         Keys.shortHash(
             benchmark,
-            options.scalingSetting(),
+            setting,
             metric,
             ScoreJob.ALL,
             String.join(",", runIds),
-            options.scalingBaselineSetting(),
+            baselineSetting,
             options.scalingBaselineRun());
     Contract contract = Contracts.load("scaling_fits");
     Row row =
         RowFactory.create(
             fitId,
             benchmark,
-            options.scalingSetting(),
+            setting,
             metric,
             points.size(),
             fit.intercept(),
             fit.slope(),
             fit.slopeSe(),
             fit.r2(),
-            baseline == null ? null : options.scalingBaselineSetting(),
+            baseline == null ? null : baselineSetting,
             baseline,
             crossover,
             SparkRows.seq(points),
@@ -165,7 +171,7 @@ public final class FitScalingJob {
         Locale.ROOT,
         "fit-scaling: %s %s %s over %d run(s): %s = %.4f + %.4f ln(tokens), slope SE %s, R^2 %.4f%n",
         benchmark,
-        options.scalingSetting(),
+        setting,
         metric,
         points.size(),
         metric,
@@ -178,14 +184,14 @@ public final class FitScalingJob {
     if (baseline == null) {
       out.println(
           "  no baseline"
-              + (options.scalingBaselineSetting() == null
+              + (baselineSetting == null
                   ? ""
-                  : ": no " + options.scalingBaselineSetting() + " score on " + benchmark));
+                  : ": no " + baselineSetting + " score on " + benchmark));
     } else {
       out.printf(
           Locale.ROOT,
           "  baseline %s %.4f: %s%n",
-          options.scalingBaselineSetting(),
+          baselineSetting,
           baseline,
           crossover == null
               ? "the line does not climb to it"
@@ -253,7 +259,7 @@ public final class FitScalingJob {
 
   /** The baseline setting's score on the benchmark: score.scaling_baseline_run, or its only run. */
   private Double baseline(Dataset<Row> all, String benchmark) {
-    String setting = options.scalingBaselineSetting();
+    String setting = baselineSetting;
     if (setting == null) {
       return null;
     }
@@ -269,7 +275,7 @@ public final class FitScalingJob {
               "score.scaling_baseline_run: run "
                   + options.scalingBaselineRun()
                   + " has no "
-                  + options.scalingMetric()
+                  + metric
                   + " score of setting "
                   + setting
                   + " on "

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.generate.PromptLibrary;
 import dev.infuse.jobs.generate.RequestBuilder;
+import dev.infuse.jobs.llm.LlmConfig;
 import dev.infuse.udfs.llm.ChatMessage;
 import dev.infuse.udfs.llm.ChatRequest;
 import dev.infuse.udfs.llm.GenerationParams;
@@ -33,9 +34,10 @@ final class JudgeRequests implements Serializable {
   private transient PromptTemplate template;
 
   JudgeRequests(InfuseConfig config, PromptTemplate template) {
-    this.backend = config.llm().backend();
-    this.model = config.llm().model();
-    this.maxTokens = config.score().judgeMaxTokens();
+    LlmConfig llm = config.section(LlmConfig.class);
+    this.backend = llm.client().backend().id();
+    this.model = llm.client().model();
+    this.maxTokens = config.section(ScoreConfig.class).judgeMaxTokens();
     this.templateJson = PromptLibrary.toJson(template);
   }
 

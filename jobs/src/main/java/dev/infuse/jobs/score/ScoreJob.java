@@ -15,12 +15,7 @@ import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.udf;
 import static org.apache.spark.sql.functions.when;
 
-import dev.infuse.jobs.BuildInfo;
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
-import dev.infuse.jobs.cli.JobFailedException;
 import dev.infuse.jobs.config.ConfigException;
-import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.generate.PromptLibrary;
@@ -29,7 +24,13 @@ import dev.infuse.jobs.io.Quarantine;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.io.WriteResult;
 import dev.infuse.jobs.llm.LlmCallRunner;
+import dev.infuse.jobs.llm.LlmConfig;
+import dev.infuse.jobs.llm.LlmFailures;
+import dev.infuse.jobs.run.BuildInfo;
+import dev.infuse.jobs.run.JobRun;
+import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.jobs.spark.SparkRows;
+import dev.infuse.udfs.llm.LlmBackend;
 import dev.infuse.udfs.score.Bootstrap;
 import dev.infuse.udfs.score.Interval;
 import dev.infuse.udfs.score.JudgeVerdict;
@@ -84,13 +85,13 @@ public final class ScoreJob {
           .add("value", DataTypes.DoubleType, false);
 
   private final JobRun run;
-  private final InfuseConfig.ScoreConfig options;
+  private final ScoreConfig options;
   private final Bootstrap bootstrap;
   private final long seed;
 
   public ScoreJob(JobRun run) {
     this.run = run;
-    this.options = run.config().score();
+    this.options = run.config().section(ScoreConfig.class);
     this.bootstrap = new Bootstrap(options.bootstrapResamples(), options.confidence());
     this.seed = options.seedOr(run.config().run().seed());
   }
@@ -116,50 +117,20 @@ public final class ScoreJob {
                 joined.javaRDD().mapPartitions(new GradeRows(options.numericTolerance())),
                 GradeRows.SCHEMA)
             .persist(StorageLevel.MEMORY_AND_DISK());
-    Map<String, Long> details = new LinkedHashMap<>();
-    Dataset<Row> graded;
-    LlmCallRunner.Outcome outcome = null;
-    String judgeVersion = null;
-    Dataset<Row> calls = null;
-    Dataset<Row> needJudge = first.filter(col("status").equalTo(GradeRows.JUDGE));
-    long judgeCount = needJudge.count();
-    Dataset<Row> judged;
-    if (judgeCount == 0) {
-      judged = needJudge;
-    } else if (!options.judgeWith(run.config().llm().backend())) {
-      judged =
-          needJudge
-              .withColumn("status", lit(GradeRows.REJECTED))
-              .withColumn(
-                  "reason",
-                  lit(
-                      "free answer: gold or answer is not a single number and score.judge is "
-                          + options.judge()
-                          + " with llm.backend "
-                          + run.config().llm().backend()
-                          + ", expected score.judge=on (or auto) with a backend that can judge"));
-    } else {
-      JudgeRequests requests =
-          new JudgeRequests(
-              run.config(),
-              PromptLibrary.load(
-                      spark.sparkContext().hadoopConfiguration(), run.config().run().promptsDir())
-                  .get(JudgeVerdict.PROMPT_ID));
-      judgeVersion = requests.promptVersion();
-      LlmCallRunner runner = new LlmCallRunner(run);
-      calls = judgeRequests(spark, needJudge, requests).persist(StorageLevel.MEMORY_AND_DISK());
-      outcome = runner.call(calls);
-      judged = applyVerdicts(needJudge, runner.responses(calls));
-      details.putAll(runner.details(outcome));
-    }
-    graded =
+    Judged judged = judge(first.filter(col("status").equalTo(GradeRows.JUDGE)));
+    Dataset<Row> graded =
         first
             .filter(col("status").notEqual(GradeRows.JUDGE))
             .unionByName(
-                judged.select(
-                    GradeRows.SCHEMA.fieldNames()[0], rest(GradeRows.SCHEMA.fieldNames())))
+                judged
+                    .rows()
+                    .select(GradeRows.SCHEMA.fieldNames()[0], rest(GradeRows.SCHEMA.fieldNames())))
             .persist(StorageLevel.MEMORY_AND_DISK());
-    details.put("judge.requested", judgeCount);
+    Map<String, Long> details = new LinkedHashMap<>();
+    if (judged.outcome() != null) {
+      details.putAll(LlmCallRunner.details(judged.outcome()));
+    }
+    details.put("judge.requested", judged.requested());
     try {
       Map<String, Long> byStatus = new HashMap<>();
       for (Row r : graded.groupBy("status", "grader").count().collectAsList()) {
@@ -168,51 +139,26 @@ public final class ScoreJob {
         byStatus.merge(key, r.getLong(2), Long::sum);
       }
       first.unpersist();
-      if (calls != null) {
-        calls.unpersist();
+      if (judged.calls() != null) {
+        judged.calls().unpersist();
       }
       long read = predictions.count();
       long rejected = byStatus.getOrDefault("quarantined", 0L);
       Dataset<Row> metricRows =
           metricRows(graded.filter(col("status").equalTo(GradeRows.GRADED)))
               .persist(StorageLevel.MEMORY_AND_DISK());
-      Map<String, String> shas = gitShas(warehouse, runs);
-      List<Row> scoreRows = scoreRows(metricRows, judgeVersion, shas);
-      Contract scoresContract = Contracts.load("scores");
-      WriteResult write =
-          scoreRows.isEmpty()
-              ? WriteResult.unchanged("scores")
-              : warehouse.replaceWithin(
-                  scoresContract,
-                  spark.createDataFrame(scoreRows, scoresContract.schema()),
-                  "run_id");
-
-      List<Row> comparisonRows = List.of();
-      WriteResult compareWrite = WriteResult.unchanged("score_comparisons");
-      if (!options.compare().isEmpty()) {
-        comparisonRows = new ArrayList<>();
-        for (List<String> pair : options.compare()) {
-          comparisonRows.addAll(comparisonRows(metricRows, pair.get(0), pair.get(1)));
-        }
-        Contract contract = Contracts.load("score_comparisons");
-        compareWrite =
-            warehouse.upsert(contract, spark.createDataFrame(comparisonRows, contract.schema()));
-      }
-      Dataset<Row> bad =
-          graded
-              .filter(col("status").equalTo(GradeRows.REJECTED))
-              .select(
-                  lit("predictions").as("source"),
-                  concat(lit("run_id="), col("run_id"), lit(", question_id="), col("question_id"))
-                      .as("location"),
-                  col("answer").as("payload"),
-                  lit(null).cast("binary").as("payload_bytes"),
-                  col("reason"));
+      List<Row> scoreRows = scoreRows(metricRows, judged.promptVersion(), gitShas(warehouse, runs));
+      WriteResult write = writeScores(scoreRows);
+      List<Row> comparisonRows = comparisons(metricRows);
       WriteResult quarantine =
-          rejected == 0
-              ? WriteResult.unchanged("quarantine")
-              : Quarantine.write(
-                  warehouse, Quarantine.rows(bad, NAME, run.runId(), run.startedAt()));
+          run.quarantine(
+              Quarantine.deadLetters(
+                  graded.filter(col("status").equalTo(GradeRows.REJECTED)),
+                  lit("predictions"),
+                  concat(lit("run_id="), col("run_id"), lit(", question_id="), col("question_id")),
+                  col("answer"),
+                  col("reason")),
+              rejected);
       metricRows.unpersist();
 
       long gradedCount = read - rejected;
@@ -230,25 +176,100 @@ public final class ScoreJob {
       details.put("score_comparisons.rows", (long) comparisonRows.size());
       details.put("quarantine.inserted", quarantine.inserted());
       RunCounts counts = new RunCounts(read, gradedCount, rejected, details);
-      print(scoreRows, comparisonRows, read, gradedCount, rejected, write, outcome);
-      if (outcome != null
-          && outcome.called() > 0
-          && (double) outcome.failed() / outcome.called()
-              > run.config().llm().maxFailureFraction()) {
-        throw new JobFailedException(
-            String.format(
-                Locale.ROOT,
-                "score: %d of %d judge calls failed, above"
-                    + " llm.max_failure_fraction %s; they are in llm_calls with their errors and are retried on the next run",
-                outcome.failed(),
-                outcome.called(),
-                run.config().llm().maxFailureFraction()),
-            counts);
-      }
-      return counts;
+      print(scoreRows, comparisonRows, read, gradedCount, rejected, write, judged.outcome());
+      return LlmFailures.check(
+          NAME,
+          "judge calls",
+          judged.outcome(),
+          run.config().section(LlmConfig.class).maxFailureFraction(),
+          counts);
     } finally {
       graded.unpersist();
     }
+  }
+
+  /**
+   * The judge's part of grading: the free answers that are not one number each.
+   *
+   * @param rows the same rows, graded by the judge or rejected with why not
+   * @param requested how many rows needed the judge
+   * @param outcome what the LLM layer did; null when no call was made
+   * @param promptVersion the rubric's {@code id@version}; null when it was not asked
+   * @param calls the requests, persisted until the grades are counted; null when none
+   */
+  private record Judged(
+      Dataset<Row> rows,
+      long requested,
+      LlmCallRunner.Outcome outcome,
+      String promptVersion,
+      Dataset<Row> calls) {}
+
+  /**
+   * Sends the rows that need it to the LLM judge through the call cache, or, when the judge is off
+   * for this backend, rejects them with the key to change.
+   */
+  private Judged judge(Dataset<Row> needJudge) {
+    long requested = needJudge.count();
+    if (requested == 0) {
+      return new Judged(needJudge, 0, null, null, null);
+    }
+    LlmBackend backend = run.config().section(LlmConfig.class).client().backend();
+    if (!options.judgeWith(backend)) {
+      Dataset<Row> rejected =
+          needJudge
+              .withColumn("status", lit(GradeRows.REJECTED))
+              .withColumn(
+                  "reason",
+                  lit(
+                      "free answer: gold or answer is not a single number and score.judge is "
+                          + options.judge()
+                          + " with llm.backend "
+                          + backend
+                          + ", expected score.judge=on (or auto) with a backend that can judge"));
+      return new Judged(rejected, requested, null, null, null);
+    }
+    SparkSession spark = run.spark();
+    JudgeRequests requests =
+        new JudgeRequests(
+            run.config(),
+            PromptLibrary.load(
+                    spark.sparkContext().hadoopConfiguration(), run.config().run().promptsDir())
+                .get(JudgeVerdict.PROMPT_ID));
+    LlmCallRunner runner = new LlmCallRunner(run);
+    Dataset<Row> calls =
+        judgeRequests(spark, needJudge, requests).persist(StorageLevel.MEMORY_AND_DISK());
+    LlmCallRunner.Outcome outcome = runner.call(calls);
+    return new Judged(
+        applyVerdicts(needJudge, runner.responses(calls)),
+        requested,
+        outcome,
+        requests.promptVersion(),
+        calls);
+  }
+
+  /** Replaces the scored runs' rows of {@code scores}. */
+  private WriteResult writeScores(List<Row> scoreRows) {
+    if (scoreRows.isEmpty()) {
+      return WriteResult.unchanged("scores");
+    }
+    Contract contract = Contracts.load("scores");
+    return run.warehouse()
+        .replaceWithin(
+            contract, run.spark().createDataFrame(scoreRows, contract.schema()), "run_id");
+  }
+
+  /** The paired comparisons of {@code score.compare}, written to {@code score_comparisons}. */
+  private List<Row> comparisons(Dataset<Row> metricRows) {
+    if (options.compare().isEmpty()) {
+      return List.of();
+    }
+    List<Row> rows = new ArrayList<>();
+    for (List<String> pair : options.compare()) {
+      rows.addAll(comparisonRows(metricRows, pair.get(0), pair.get(1)));
+    }
+    Contract contract = Contracts.load("score_comparisons");
+    run.warehouse().upsert(contract, run.spark().createDataFrame(rows, contract.schema()));
+    return rows;
   }
 
   private static String[] rest(String[] names) {
@@ -591,7 +612,7 @@ public final class ScoreJob {
       out.printf(
           Locale.ROOT,
           "  judge %s: %d request(s), %d cached, %d called, %d failed%n",
-          run.config().llm().backend(),
+          run.config().section(LlmConfig.class).client().backend(),
           outcome.requested(),
           outcome.cached(),
           outcome.called(),

@@ -6,30 +6,21 @@ import static org.apache.spark.sql.functions.concat;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.size;
-import static org.apache.spark.sql.functions.substring_index;
 import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.infuse.jobs.InfuseHome;
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
 import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.config.ConfigJson;
-import dev.infuse.jobs.config.InfuseConfig;
+import dev.infuse.jobs.config.InfuseHome;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Quarantine;
 import dev.infuse.jobs.io.TokenizerFiles;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.io.WriteResult;
+import dev.infuse.jobs.run.JobRun;
+import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.udfs.common.Keys;
-import dev.infuse.udfs.decontam.DecontaminatedText;
-import dev.infuse.udfs.decontam.DecontaminationMode;
-import dev.infuse.udfs.decontam.DecontaminationSettings;
 import dev.infuse.udfs.mix.MixturePlanner;
 import dev.infuse.udfs.mix.MixtureSpec;
 import dev.infuse.udfs.mix.QaTemplate;
@@ -82,264 +73,361 @@ import scala.Tuple2;
 public final class BuildShardsJob {
   public static final String NAME = "build-shards";
 
-  private static final ObjectMapper JSON =
-      new ObjectMapper()
-          .enable(SerializationFeature.INDENT_OUTPUT)
-          .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
-
   private final JobRun run;
-  private final InfuseConfig.ShardsConfig options;
+  private final ShardsConfig options;
 
   public BuildShardsJob(JobRun run) {
     this.run = run;
-    this.options = run.config().shards();
+    this.options = run.config().section(ShardsConfig.class);
   }
 
   public RunCounts run() {
-    SparkSession spark = run.spark();
-    Warehouse warehouse = run.warehouse();
-    MixtureSpec mixture = mixture();
-    byte[] tokenizerJson = TokenizerFiles.read(spark, options.tokenizer(), "shards.tokenizer");
-    String tokenizerSha = HexFormat.of().formatHex(Keys.sha256(tokenizerJson));
-    TokenizerVocab vocab = TokenizerVocab.of(tokenizerJson);
-    int eos = vocab.firstKnown("<|endoftext|>", "</s>", "<eos>", "[SEP]");
-    int pad = vocab.firstKnown("<pad>", "[PAD]", "<|endoftext|>", "</s>");
-    ShardOutput output = new ShardOutput(outputUri(mixture));
-    String configHash =
-        Keys.sha256Hex(ConfigJson.canonical(options), ConfigJson.canonical(mixture), tokenizerSha);
-    Dataset<Row> questions = options.decontamination().enabled() ? questions(warehouse) : null;
-    if (upToDate(output, configHash, warehouse)) {
+    Plan plan = plan();
+    if (upToDate(plan)) {
       run.out()
           .printf(
               Locale.ROOT,
               "build-shards: %s is up to date (config %s, same input table versions); nothing to"
                   + " write%n",
-              output.uri(),
-              configHash.substring(0, 12));
+              plan.output().uri(),
+              plan.configHash().substring(0, 12));
       run.out().flush();
-      long read = ShardSources.read(spark, warehouse, options.corpus(), options.replay()).count();
+      long read =
+          ShardSources.read(run.spark(), run.warehouse(), options.corpus(), options.replay())
+              .count();
       return new RunCounts(read, read, 0, Map.of("up_to_date", 1L));
     }
-
-    List<Dataset<Row>> persisted = new ArrayList<>();
-    NearDuplicates.Result dedup = null;
+    // What the phases hold in memory until the build ends, whether it ends well or not.
+    List<Runnable> release = new ArrayList<>();
     try {
-      // Dedup and decontamination key rows by row_id: here the source-qualified key, unique across
-      // sources.
-      Dataset<Row> texts =
-          persist(
-              persisted,
-              ShardSources.read(spark, warehouse, options.corpus(), options.replay())
-                  .select(
-                      concat(col("source"), lit("/"), col("row_id")).as("row_id"),
-                      col("row_id").as("source_row_id"),
-                      col("source"),
-                      col("doc_id"),
-                      col("prompt"),
-                      col("completion"),
-                      col("text")));
-      Map<String, Long> readBySource = countBySource(texts);
-      long read = readBySource.values().stream().mapToLong(Long::longValue).sum();
-      requireSourcesForShares(mixture, readBySource);
-
-      Dataset<Row> drops = spark.createDataFrame(List.of(), NearDuplicates.DROPS_SCHEMA);
-      Dataset<Row> kept = texts;
-      if (options.dedup().enabled()) {
-        dedup = new NearDuplicates(options.dedup().settings()).apply(texts);
-        kept = dedup.kept();
-        drops = dedup.drops();
-      }
-      Dataset<Row> hits = spark.createDataFrame(List.of(), Decontamination.HITS_SCHEMA);
-      Dataset<Row> decontaminationOutcomes = null;
-      if (questions != null) {
-        Decontamination.Result decontamination =
-            Decontamination.apply(kept, questions, decontaminationSettings());
-        Dataset<Row> scanned = persist(persisted, decontamination.scanned());
-        decontaminationOutcomes =
-            scanned.groupBy(col("source"), col(DecontaminationRows.OUTCOME)).count();
-        hits = decontamination.hits();
-        kept = decontamination.cleaned();
-      }
-      // A shortened QA text no longer splits into its question and answer: it trains as one plain
-      // text.
-      Dataset<Row> intact =
-          kept.withColumn(
-              "intact",
-              col("text").equalTo(concat(coalesce(col("prompt"), lit("")), col("completion"))));
-      Dataset<Row> toTokenize =
-          intact.select(
-              col("source"),
-              col("source_row_id").as("row_id"),
-              when(col("intact"), col("prompt")).as("prompt"),
-              when(col("intact"), col("completion")).otherwise(col("text")).as("completion"));
-      Dataset<Row> tokenized =
-          persist(
-              persisted,
-              spark.createDataFrame(
-                  toTokenize
-                      .javaRDD()
-                      .mapPartitions(
-                          new TrainingTextRows(
-                              new JavaSparkContext(spark.sparkContext()).broadcast(tokenizerJson),
-                              true)),
-                  TrainingTextRows.SCHEMA));
-      Dataset<Row> good = tokenized.filter(col("reason").isNull());
-      Dataset<Row> failures =
-          tokenized
-              .filter(col("reason").isNotNull())
-              .select(
-                  col("source"),
-                  concat(lit("row_id="), col("row_id")).as("location"),
-                  col("text").as("payload"),
-                  lit(null).cast("binary").as("payload_bytes"),
-                  col("reason"));
-
-      Map<String, Long> available = new TreeMap<>();
-      Map<String, Long> rowsBySource = new TreeMap<>();
-      for (Row row :
-          good.groupBy("source")
-              .agg(count(lit(1)), sum(size(col("ids")).plus(1)))
-              .collectAsList()) {
-        rowsBySource.put(row.getString(0), row.getLong(1));
-        available.put(row.getString(0), row.getLong(2));
-      }
-      Map<String, SourcePlan> plan;
-      try {
-        plan = MixturePlanner.plan(mixture, available);
-      } catch (IllegalArgumentException e) {
-        throw new ConfigException(
-            List.of(
-                "shards.mixture: "
-                    + e.getMessage()
-                    + " (tokens available after dedup and"
-                    + " decontamination: "
-                    + available
-                    + ")"));
-      }
-      Map<String, Double> epochs = new TreeMap<>();
-      long plannedTokens = 0;
-      for (SourcePlan source : plan.values()) {
-        epochs.put(source.source(), source.epochs());
-        plannedTokens += Math.round(source.epochs() * source.availableTokens());
-      }
-      int shards =
-          (int)
-              Math.max(
-                  1,
-                  Math.min(
-                      Integer.MAX_VALUE,
-                      (plannedTokens + options.tokensPerShard() - 1) / options.tokensPerShard()));
-
-      JavaPairRDD<ShardOrder, ShardText> sampled =
-          good.javaRDD()
-              .flatMapToPair(
-                  new SampledRows(
-                      mixture.seed(), epochs, shards, options.formats().contains("jsonl")));
-      Map<String, long[]> expected = sampledBySource(sampled);
-      output.clear(options.formats(), spark.sparkContext().hadoopConfiguration());
-      ShardFilesTask.Spec spec =
-          new ShardFilesTask.Spec(
-              output,
-              options.formats(),
-              shards,
-              options.sequenceLength(),
-              options.pack(),
-              vocab.size(),
-              eos,
-              pad);
-      List<ShardFilesTask.Written> written =
-          new ArrayList<>(
-              sampled
-                  .repartitionAndSortWithinPartitions(
-                      new ShardOrder.ByShard(shards), naturalOrder())
-                  .mapPartitionsWithIndex(new ShardFilesTask(spec), false)
-                  .collect());
-      written.sort(
-          Comparator.comparing(ShardFilesTask.Written::format)
-              .thenComparingInt(ShardFilesTask.Written::shard));
-      reconcile(written, expected, shards);
-
-      long quarantined = failures.count();
-      WriteResult quarantineWrite =
-          quarantined == 0
-              ? WriteResult.unchanged(Quarantine.contract().table())
-              : Quarantine.write(
-                  warehouse, Quarantine.rows(failures, NAME, run.runId(), run.startedAt()));
-      Map<String, Map<String, Object>> sources =
-          sourceStats(readBySource, drops, decontaminationOutcomes, rowsBySource, plan, expected);
-      long[] dedupCounts = dedupCounts(drops);
-      WriteResult dropsWrite =
-          replaceOutputRows(
-              warehouse,
-              "shard_dedup_drops",
-              output,
-              drops.select(
-                  lit(output.uri()).as("output"),
-                  col("row_id").as("row_key"),
-                  sourceOf(col("row_id")).as("source"),
-                  col("kept_row_id").as("kept_row_key"),
-                  col("reason"),
-                  col("similarity"),
-                  lit(run.runId()).as("run_id")));
-      WriteResult hitsWrite =
-          replaceOutputRows(
-              warehouse,
-              "decontamination_hits",
-              output,
-              hits.select(
-                  lit(output.uri()).as("output"),
-                  col("row_id").as("row_key"),
-                  sourceOf(col("row_id")).as("source"),
-                  col("question_id"),
-                  col("ngram"),
-                  col("char_start"),
-                  col("char_end"),
-                  col("action"),
-                  lit(run.runId()).as("run_id")));
-      WriteResult manifestWrite =
-          replaceOutputRows(
-              warehouse,
-              "shard_manifest",
-              output,
-              manifest(spark, output, written, shards, mixture, tokenizerSha, configHash));
-
-      var hadoop = spark.sparkContext().hadoopConfiguration();
-      Map<String, Object> info =
-          commonInfo(mixture, vocab.size(), eos, pad, tokenizerSha, configHash, warehouse);
-      info.putAll(formatsInfo(output, written));
-      output.writeText("info.json", json(info), hadoop);
-      output.writeText("stats.json", json(stats(written, sources, configHash)), hadoop);
-      // Last: whoever finds COMPLETED finds every shard and summary of this build.
-      output.writeText(ShardOutput.COMPLETED, configHash + "\n", hadoop);
-
-      Map<String, Long> details = new LinkedHashMap<>();
-      readBySource.forEach((source, n) -> details.put("read." + source, n));
-      details.put("dedup.exact", dedupCounts[0]);
-      details.put("dedup.near", dedupCounts[1]);
-      details.put("decontamination.hits", hits.count());
-      details.put("quarantined", quarantined);
-      expected.forEach((source, counts) -> details.put("tokens." + source, counts[1]));
-      details.put("shards", (long) shards);
-      details.put("shard_manifest.inserted", manifestWrite.inserted());
-      details.put("quarantine.inserted", quarantineWrite.inserted());
-      RunCounts counts = new RunCounts(read, read - quarantined, quarantined, details);
-      report(
-          output,
-          mixture,
-          readBySource,
-          dedupCounts,
-          details.get("decontamination.hits"),
-          quarantined,
-          plan,
-          expected,
-          written);
-      return counts;
+      Cleaned cleaned = clean(plan, release);
+      Tokenized tokenized = tokenize(plan, cleaned, release);
+      Sample sample = sample(plan, tokenized);
+      List<ShardFilesTask.Written> written = write(plan, sample);
+      return publish(plan, cleaned, tokenized, sample, written);
     } finally {
-      if (dedup != null) {
-        dedup.close();
-      }
-      persisted.forEach(Dataset::unpersist);
+      release.forEach(Runnable::run);
     }
+  }
+
+  /**
+   * What this build is: the mixture, the tokenizer and the output, and the hash of all that, which
+   * {@code COMPLETED} records. Fails on a bad mixture or tokenizer before anything is read.
+   */
+  private record Plan(
+      MixtureSpec mixture,
+      byte[] tokenizerJson,
+      String tokenizerSha,
+      TokenizerVocab vocab,
+      ShardOutput output,
+      String configHash,
+      Dataset<Row> questions) {}
+
+  private Plan plan() {
+    MixtureSpec mixture = mixture();
+    byte[] tokenizerJson =
+        TokenizerFiles.read(run.spark(), options.tokenizer(), "shards.tokenizer");
+    String tokenizerSha = HexFormat.of().formatHex(Keys.sha256(tokenizerJson));
+    String configHash =
+        Keys.sha256Hex(ConfigJson.canonical(options), ConfigJson.canonical(mixture), tokenizerSha);
+    return new Plan(
+        mixture,
+        tokenizerJson,
+        tokenizerSha,
+        TokenizerVocab.of(tokenizerJson),
+        new ShardOutput(outputUri(mixture)),
+        configHash,
+        options.decontamination().enabled() ? questions(run.warehouse()) : null);
+  }
+
+  /**
+   * The texts after exact and near-duplicate removal and decontamination.
+   *
+   * @param readBySource texts read per source, before cleaning
+   * @param kept the texts left, keyed {@code <source>/<row_id>}
+   * @param drops dedup's drops (empty when dedup is off)
+   * @param hits decontamination's hits (empty when it is off)
+   * @param decontaminationOutcomes rows per (source, outcome) of the scan; null when it is off
+   */
+  private record Cleaned(
+      Map<String, Long> readBySource,
+      Dataset<Row> kept,
+      Dataset<Row> drops,
+      Dataset<Row> hits,
+      Dataset<Row> decontaminationOutcomes) {
+    long read() {
+      return readBySource.values().stream().mapToLong(Long::longValue).sum();
+    }
+  }
+
+  private Cleaned clean(Plan plan, List<Runnable> release) {
+    SparkSession spark = run.spark();
+    // Dedup and decontamination key rows by row_id: here the source-qualified key, unique across
+    // sources.
+    Dataset<Row> texts =
+        persist(
+            release,
+            ShardSources.read(spark, run.warehouse(), options.corpus(), options.replay())
+                .select(
+                    concat(col("source"), lit("/"), col("row_id")).as("row_id"),
+                    col("row_id").as("source_row_id"),
+                    col("source"),
+                    col("doc_id"),
+                    col("prompt"),
+                    col("completion"),
+                    col("text")));
+    Map<String, Long> readBySource = countBySource(texts);
+    requireSourcesForShares(plan.mixture(), readBySource);
+
+    Dataset<Row> drops = spark.createDataFrame(List.of(), NearDuplicates.DROPS_SCHEMA);
+    Dataset<Row> kept = texts;
+    if (options.dedup().enabled()) {
+      NearDuplicates.Result dedup = new NearDuplicates(options.dedup().settings()).apply(texts);
+      release.add(dedup::close);
+      kept = dedup.kept();
+      drops = dedup.drops();
+    }
+    Dataset<Row> hits = spark.createDataFrame(List.of(), Decontamination.HITS_SCHEMA);
+    Dataset<Row> decontaminationOutcomes = null;
+    if (plan.questions() != null) {
+      Decontamination.Result decontamination =
+          Decontamination.apply(kept, plan.questions(), options.decontamination().settings());
+      Dataset<Row> scanned = persist(release, decontamination.scanned());
+      decontaminationOutcomes =
+          scanned.groupBy(col("source"), col(DecontaminationRows.OUTCOME)).count();
+      hits = decontamination.hits();
+      kept = decontamination.cleaned();
+    }
+    return new Cleaned(readBySource, kept, drops, hits, decontaminationOutcomes);
+  }
+
+  /**
+   * The cleaned texts as token ids, tokenized on the executors.
+   *
+   * @param good texts with tokens: source, row_id, ids and their answer mask
+   * @param deadLetters texts without a token, bound for quarantine
+   * @param rowsBySource texts with tokens per source
+   * @param available tokens per source, each text's EOS included: what the mixture is planned on
+   */
+  private record Tokenized(
+      Dataset<Row> good,
+      Dataset<Row> deadLetters,
+      Map<String, Long> rowsBySource,
+      Map<String, Long> available) {}
+
+  private Tokenized tokenize(Plan plan, Cleaned cleaned, List<Runnable> release) {
+    SparkSession spark = run.spark();
+    // A shortened QA text no longer splits into its question and answer: it trains as one plain
+    // text.
+    Dataset<Row> intact =
+        cleaned
+            .kept()
+            .withColumn(
+                "intact",
+                col("text").equalTo(concat(coalesce(col("prompt"), lit("")), col("completion"))));
+    Dataset<Row> toTokenize =
+        intact.select(
+            col("source"),
+            col("source_row_id").as("row_id"),
+            when(col("intact"), col("prompt")).as("prompt"),
+            when(col("intact"), col("completion")).otherwise(col("text")).as("completion"));
+    Dataset<Row> tokenized =
+        persist(
+            release,
+            spark.createDataFrame(
+                toTokenize
+                    .javaRDD()
+                    .mapPartitions(
+                        new TrainingTextRows(
+                            new JavaSparkContext(spark.sparkContext())
+                                .broadcast(plan.tokenizerJson()),
+                            true)),
+                TrainingTextRows.SCHEMA));
+    Dataset<Row> good = tokenized.filter(col("reason").isNull());
+    Dataset<Row> deadLetters =
+        Quarantine.deadLetters(
+            tokenized.filter(col("reason").isNotNull()),
+            col("source"),
+            concat(lit("row_id="), col("row_id")),
+            col("text"),
+            col("reason"));
+    Map<String, Long> available = new TreeMap<>();
+    Map<String, Long> rowsBySource = new TreeMap<>();
+    for (Row row :
+        good.groupBy("source").agg(count(lit(1)), sum(size(col("ids")).plus(1))).collectAsList()) {
+      rowsBySource.put(row.getString(0), row.getLong(1));
+      available.put(row.getString(0), row.getLong(2));
+    }
+    return new Tokenized(good, deadLetters, rowsBySource, available);
+  }
+
+  /**
+   * The mixture planned on the tokens available, and its stateless sample: each repetition of a
+   * text gets a shard and a place in that shard's order.
+   *
+   * @param sources each source's budget, epochs and shortfall
+   * @param shards how many shards of about {@code shards.tokens_per_shard} tokens
+   * @param expected per source, [texts, tokens] the sample holds: what the written shards must hold
+   */
+  private record Sample(
+      Map<String, SourcePlan> sources,
+      int shards,
+      JavaPairRDD<ShardOrder, ShardText> rows,
+      Map<String, long[]> expected) {}
+
+  private Sample sample(Plan plan, Tokenized tokenized) {
+    Map<String, SourcePlan> sources;
+    try {
+      sources = MixturePlanner.plan(plan.mixture(), tokenized.available());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(
+          List.of(
+              "shards.mixture: "
+                  + e.getMessage()
+                  + " (tokens available after dedup and"
+                  + " decontamination: "
+                  + tokenized.available()
+                  + ")"));
+    }
+    Map<String, Double> epochs = new TreeMap<>();
+    long plannedTokens = 0;
+    for (SourcePlan source : sources.values()) {
+      epochs.put(source.source(), source.epochs());
+      plannedTokens += Math.round(source.epochs() * source.availableTokens());
+    }
+    int shards =
+        (int)
+            Math.max(
+                1,
+                Math.min(
+                    Integer.MAX_VALUE,
+                    (plannedTokens + options.tokensPerShard() - 1) / options.tokensPerShard()));
+    JavaPairRDD<ShardOrder, ShardText> rows =
+        tokenized
+            .good()
+            .javaRDD()
+            .flatMapToPair(
+                new SampledRows(
+                    plan.mixture().seed(),
+                    epochs,
+                    shards,
+                    options.formats().contains(ShardFormat.JSONL)));
+    return new Sample(sources, shards, rows, sampledBySource(rows));
+  }
+
+  /**
+   * Clears what a previous build left, writes every format of a shard in one task, and checks that
+   * the files hold exactly the sample.
+   */
+  private List<ShardFilesTask.Written> write(Plan plan, Sample sample) {
+    plan.output().clear(options.formats(), run.spark().sparkContext().hadoopConfiguration());
+    ShardFilesTask.Spec spec =
+        new ShardFilesTask.Spec(
+            plan.output(),
+            options.formats(),
+            sample.shards(),
+            options.sequenceLength(),
+            options.pack(),
+            plan.vocab().size(),
+            plan.vocab().eosId(),
+            plan.vocab().padId());
+    List<ShardFilesTask.Written> written =
+        new ArrayList<>(
+            sample
+                .rows()
+                .repartitionAndSortWithinPartitions(
+                    new ShardOrder.ByShard(sample.shards()), naturalOrder())
+                .mapPartitionsWithIndex(new ShardFilesTask(spec), false)
+                .collect());
+    // By format name, then shard: the order of the manifest and of info.json's formats.
+    written.sort(
+        Comparator.comparing((ShardFilesTask.Written w) -> w.format().id())
+            .thenComparingInt(ShardFilesTask.Written::shard));
+    reconcile(written, sample.expected(), sample.shards());
+    return written;
+  }
+
+  /**
+   * Makes the build known: quarantine, the drops, hits and manifest tables, then {@code info.json},
+   * {@code stats.json} and, last, {@code COMPLETED}.
+   */
+  private RunCounts publish(
+      Plan plan,
+      Cleaned cleaned,
+      Tokenized tokenized,
+      Sample sample,
+      List<ShardFilesTask.Written> written) {
+    Warehouse warehouse = run.warehouse();
+    ShardOutput output = plan.output();
+    long quarantined = tokenized.deadLetters().count();
+    WriteResult quarantineWrite = run.quarantine(tokenized.deadLetters(), quarantined);
+    long[] dedupCounts = dedupCounts(cleaned.drops());
+    replaceOutputRows(
+        warehouse,
+        "shard_dedup_drops",
+        output,
+        cleaned
+            .drops()
+            .select(
+                lit(output.uri()).as("output"),
+                col("row_id").as("row_key"),
+                ShardBuildStats.sourceOf(col("row_id")).as("source"),
+                col("kept_row_id").as("kept_row_key"),
+                col("reason"),
+                col("similarity"),
+                lit(run.runId()).as("run_id")));
+    replaceOutputRows(
+        warehouse,
+        "decontamination_hits",
+        output,
+        cleaned
+            .hits()
+            .select(
+                lit(output.uri()).as("output"),
+                col("row_id").as("row_key"),
+                ShardBuildStats.sourceOf(col("row_id")).as("source"),
+                col("question_id"),
+                col("ngram"),
+                col("char_start"),
+                col("char_end"),
+                col("action"),
+                lit(run.runId()).as("run_id")));
+    WriteResult manifestWrite =
+        replaceOutputRows(
+            warehouse, "shard_manifest", output, manifest(plan, written, sample.shards()));
+
+    var hadoop = run.spark().sparkContext().hadoopConfiguration();
+    output.writeText(ShardBuildInfo.FILE, info(plan, written).toJson(), hadoop);
+    output.writeText(
+        ShardBuildStats.FILE,
+        ShardBuildInfo.json(
+            ShardBuildStats.of(
+                plan.configHash(),
+                cleaned.readBySource(),
+                cleaned.drops(),
+                cleaned.decontaminationOutcomes(),
+                tokenized.rowsBySource(),
+                sample.sources(),
+                sample.expected(),
+                written)),
+        hadoop);
+    // Last: whoever finds COMPLETED finds every shard and summary of this build.
+    output.writeText(ShardOutput.COMPLETED, plan.configHash() + "\n", hadoop);
+
+    long read = cleaned.read();
+    long hits = cleaned.hits().count();
+    Map<String, Long> details = new LinkedHashMap<>();
+    cleaned.readBySource().forEach((source, n) -> details.put("read." + source, n));
+    details.put("dedup.exact", dedupCounts[0]);
+    details.put("dedup.near", dedupCounts[1]);
+    details.put("decontamination.hits", hits);
+    details.put("quarantined", quarantined);
+    sample.expected().forEach((source, counts) -> details.put("tokens." + source, counts[1]));
+    details.put("shards", (long) sample.shards());
+    details.put("shard_manifest.inserted", manifestWrite.inserted());
+    details.put("quarantine.inserted", quarantineWrite.inserted());
+    report(plan, read, dedupCounts, hits, quarantined, sample, written);
+    return new RunCounts(read, read - quarantined, quarantined, details);
   }
 
   /**
@@ -440,12 +528,6 @@ public final class BuildShardsJob {
     return questions;
   }
 
-  private DecontaminationSettings decontaminationSettings() {
-    InfuseConfig.ShardDecontaminationConfig d = options.decontamination();
-    return new DecontaminationSettings(
-        d.ngramWords(), d.minShortWords(), DecontaminationMode.parse(d.mode()), d.marginChars());
-  }
-
   /**
    * Per source: [documents, tokens] the sample holds, counted apart from the writers, to check
    * them.
@@ -468,9 +550,9 @@ public final class BuildShardsJob {
   private void reconcile(
       List<ShardFilesTask.Written> written, Map<String, long[]> expected, int shards) {
     List<String> problems = new ArrayList<>();
-    for (String format : options.formats()) {
+    for (ShardFormat format : options.formats()) {
       List<ShardFilesTask.Written> files =
-          written.stream().filter(w -> w.format().equals(format)).toList();
+          written.stream().filter(w -> w.format() == format).toList();
       if (files.size() != shards) {
         problems.add(format + ": " + files.size() + " shard(s) written, expected " + shards);
       }
@@ -479,7 +561,7 @@ public final class BuildShardsJob {
       for (ShardFilesTask.Written file : files) {
         file.composition().forEach((source, n) -> tokens.merge(source, n, Long::sum));
         documents += file.documents();
-        if (format.equals("parquet")
+        if (format == ShardFormat.PARQUET
             && file.sequences() * options.sequenceLength()
                 != file.tokens() + file.paddingTokens()) {
           problems.add(
@@ -519,14 +601,8 @@ public final class BuildShardsJob {
     }
   }
 
-  private Dataset<Row> manifest(
-      SparkSession spark,
-      ShardOutput output,
-      List<ShardFilesTask.Written> written,
-      int shards,
-      MixtureSpec mixture,
-      String tokenizerSha,
-      String configHash) {
+  private Dataset<Row> manifest(Plan plan, List<ShardFilesTask.Written> written, int shards) {
+    MixtureSpec mixture = plan.mixture();
     Contract contract = Contracts.load("shard_manifest");
     List<Row> rows = new ArrayList<>();
     for (ShardFilesTask.Written w : written) {
@@ -534,8 +610,8 @@ public final class BuildShardsJob {
           w.files().stream().map(f -> RowFactory.create(f.name(), f.bytes(), f.sha256())).toList();
       rows.add(
           RowFactory.create(
-              output.uri(),
-              w.format(),
+              plan.output().uri(),
+              w.format().id(),
               w.shard(),
               shards,
               files,
@@ -547,13 +623,13 @@ public final class BuildShardsJob {
               mixture.name() + "@" + mixture.version(),
               mixture.seed(),
               options.tokenizer(),
-              tokenizerSha,
+              plan.tokenizerSha(),
               options.sequenceLength(),
               options.pack(),
-              configHash,
+              plan.configHash(),
               run.runId()));
     }
-    return spark.createDataFrame(rows, contract.schema());
+    return run.spark().createDataFrame(rows, contract.schema());
   }
 
   /**
@@ -577,52 +653,6 @@ public final class BuildShardsJob {
             .select(contract.primaryKey().stream().map(c -> col(c)).toArray(Column[]::new)));
   }
 
-  private Map<String, Map<String, Object>> sourceStats(
-      Map<String, Long> readBySource,
-      Dataset<Row> drops,
-      Dataset<Row> decontaminationOutcomes,
-      Map<String, Long> rowsBySource,
-      Map<String, SourcePlan> plan,
-      Map<String, long[]> expected) {
-    Map<String, Map<String, Object>> stats = new TreeMap<>();
-    for (String source : MixtureSpec.SOURCES) {
-      Map<String, Object> s = new LinkedHashMap<>();
-      s.put("rows_read", readBySource.getOrDefault(source, 0L));
-      s.put("dedup_dropped", 0L);
-      s.put("decontamination_shortened", 0L);
-      s.put("decontamination_dropped", 0L);
-      s.put("rows_tokenized", rowsBySource.getOrDefault(source, 0L));
-      SourcePlan p = plan.get(source);
-      s.put("available_tokens", p.availableTokens());
-      s.put("share", p.share());
-      s.put("budget_tokens", p.budgetTokens());
-      s.put("epochs", p.epochs());
-      s.put("shortfall_tokens", p.shortfallTokens());
-      long[] sampled = expected.getOrDefault(source, new long[2]);
-      s.put("sampled_texts", sampled[0]);
-      s.put("sampled_tokens", sampled[1]);
-      stats.put(source, s);
-    }
-    for (Row row : drops.groupBy(sourceOf(col("row_id"))).count().collectAsList()) {
-      stats.get(row.getString(0)).put("dedup_dropped", row.getLong(1));
-    }
-    if (decontaminationOutcomes != null) {
-      for (Row row : decontaminationOutcomes.collectAsList()) {
-        String outcome = row.getString(1);
-        String key =
-            outcome.equals(Decontamination.outcomeName(DecontaminatedText.Outcome.SHORTENED))
-                ? "decontamination_shortened"
-                : outcome.equals(Decontamination.outcomeName(DecontaminatedText.Outcome.UNCHANGED))
-                    ? null
-                    : "decontamination_dropped";
-        if (key != null) {
-          stats.get(row.getString(0)).merge(key, row.getLong(2), (a, b) -> (Long) a + (Long) b);
-        }
-      }
-    }
-    return stats;
-  }
-
   private static long[] dedupCounts(Dataset<Row> drops) {
     long[] counts = new long[2];
     for (Row row : drops.groupBy("reason").count().collectAsList()) {
@@ -631,133 +661,72 @@ public final class BuildShardsJob {
     return counts;
   }
 
-  private Map<String, Object> commonInfo(
-      MixtureSpec mixture,
-      int vocabSize,
-      int eos,
-      int pad,
-      String tokenizerSha,
-      String configHash,
-      Warehouse warehouse) {
-    Map<String, Object> info = new LinkedHashMap<>();
-    info.put("run_id", run.runId());
-    info.put("config_hash", configHash);
-    info.put("mixture", mixture);
-    info.put("seed", mixture.seed());
-    info.put("tokenizer", options.tokenizer());
-    info.put("tokenizer_sha256", tokenizerSha);
-    info.put("vocab_size", vocabSize);
-    info.put("eos_id", eos);
-    info.put("pad_id", pad);
-    info.put("sequence_length", options.sequenceLength());
-    info.put("packed", options.pack());
-    info.put("qa_template", QaTemplate.ID);
-    info.put("dedup", options.dedup());
-    info.put("decontamination", options.decontamination());
-    info.put("input_table_versions", inputVersions(warehouse));
-    return info;
-  }
-
   /**
-   * Per format: its directory, layout and shards; then the composition and synthetic tokens they
-   * share.
+   * The build's {@code info.json}: the plan, the cleaning settings, and per format its directory,
+   * layout and shards; the composition and synthetic tokens are the formats' common content.
    */
-  private static Map<String, Object> formatsInfo(
-      ShardOutput output, List<ShardFilesTask.Written> written) {
-    Map<String, Object> formats = new LinkedHashMap<>();
-    Map<String, Long> composition = new TreeMap<>();
-    for (String format : written.stream().map(ShardFilesTask.Written::format).distinct().toList()) {
-      Map<String, Object> entry = new LinkedHashMap<>();
-      entry.put("directory", output.formatUri(format));
-      entry.put("layout", layout(format));
-      List<Map<String, Object>> shards = new ArrayList<>();
-      for (ShardFilesTask.Written w : written) {
-        if (!w.format().equals(format)) {
-          continue;
-        }
-        if (format.equals(written.get(0).format())) {
-          w.composition().forEach((source, n) -> composition.merge(source, n, Long::sum));
-        }
-        Map<String, Object> shard = new LinkedHashMap<>();
-        shard.put("shard", w.shard());
-        shard.put("files", w.files());
-        shard.put("sequences", w.sequences());
-        shard.put("documents", w.documents());
-        shard.put("tokens", w.tokens());
-        shard.put("padding_tokens", w.paddingTokens());
-        shards.add(shard);
-      }
-      entry.put("shards", shards);
-      formats.put(format, entry);
+  private ShardBuildInfo info(Plan plan, List<ShardFilesTask.Written> written) {
+    Map<String, ShardBuildInfo.FormatInfo> formats = new LinkedHashMap<>();
+    for (ShardFormat format :
+        written.stream().map(ShardFilesTask.Written::format).distinct().toList()) {
+      List<ShardBuildInfo.ShardInfo> shards =
+          written.stream()
+              .filter(w -> w.format() == format)
+              .map(
+                  w ->
+                      new ShardBuildInfo.ShardInfo(
+                          w.shard(),
+                          w.files(),
+                          w.sequences(),
+                          w.documents(),
+                          w.tokens(),
+                          w.paddingTokens()))
+              .toList();
+      formats.put(
+          format.id(),
+          new ShardBuildInfo.FormatInfo(plan.output().formatUri(format), format.layout(), shards));
     }
-    Map<String, Object> info = new LinkedHashMap<>();
-    info.put("formats", formats);
-    info.put("composition", composition);
-    info.put(
-        "synthetic_tokens",
+    Map<String, Long> composition = new TreeMap<>();
+    written.stream()
+        .filter(w -> w.format() == written.get(0).format())
+        .forEach(
+            w -> w.composition().forEach((source, n) -> composition.merge(source, n, Long::sum)));
+    long syntheticTokens =
         composition.entrySet().stream()
             .filter(e -> e.getKey().startsWith("synthetic_"))
             .mapToLong(Map.Entry::getValue)
-            .sum());
-    return info;
-  }
-
-  private static String layout(String format) {
-    return switch (format) {
-      case "parquet" ->
-          "one row per sequence: shard int, sequence bigint, input_ids array<int>, document_lengths"
-              + " array<int> (tokens of each document segment, the last one possibly padding, summing to sequence_length),"
-              + " loss_mask array<int> (0 on padding only), answer_mask array<int> (0 on padding and on QA questions)";
-      case "jsonl" ->
-          "one training text per line: {\"text\", \"source\", \"id\"}, unpacked, in shard order";
-      default ->
-          "Megatron-LM MMIDIDX: <shard>.bin token ids and <shard>.idx (version 1), one document per training"
-              + " text, each ending in eos_id";
-    };
-  }
-
-  private static Map<String, Object> stats(
-      List<ShardFilesTask.Written> written,
-      Map<String, Map<String, Object>> sources,
-      String configHash) {
-    Map<String, Object> stats = new LinkedHashMap<>();
-    stats.put("config_hash", configHash);
-    stats.put("sources", sources);
-    Map<String, Object> totals = new LinkedHashMap<>();
-    for (String format : written.stream().map(ShardFilesTask.Written::format).distinct().toList()) {
-      List<ShardFilesTask.Written> files =
-          written.stream().filter(w -> w.format().equals(format)).toList();
-      Map<String, Long> t = new LinkedHashMap<>();
-      t.put("shards", (long) files.size());
-      t.put("sequences", files.stream().mapToLong(ShardFilesTask.Written::sequences).sum());
-      t.put("documents", files.stream().mapToLong(ShardFilesTask.Written::documents).sum());
-      t.put("tokens", files.stream().mapToLong(ShardFilesTask.Written::tokens).sum());
-      t.put(
-          "padding_tokens", files.stream().mapToLong(ShardFilesTask.Written::paddingTokens).sum());
-      t.put(
-          "bytes",
-          files.stream()
-              .flatMap(w -> w.files().stream())
-              .mapToLong(ShardFilesTask.WrittenFile::bytes)
-              .sum());
-      totals.put(format, t);
-    }
-    stats.put("totals", totals);
-    return stats;
+            .sum();
+    return new ShardBuildInfo(
+        run.runId(),
+        plan.configHash(),
+        plan.mixture(),
+        plan.mixture().seed(),
+        options.tokenizer(),
+        plan.tokenizerSha(),
+        plan.vocab().size(),
+        plan.vocab().eosId(),
+        plan.vocab().padId(),
+        options.sequenceLength(),
+        options.pack(),
+        QaTemplate.ID,
+        options.dedup(),
+        options.decontamination(),
+        inputVersions(run.warehouse()),
+        formats,
+        composition,
+        syntheticTokens);
   }
 
   private void report(
-      ShardOutput output,
-      MixtureSpec mixture,
-      Map<String, Long> readBySource,
+      Plan plan,
+      long read,
       long[] dedupCounts,
       long hits,
       long quarantined,
-      Map<String, SourcePlan> plan,
-      Map<String, long[]> expected,
+      Sample sample,
       List<ShardFilesTask.Written> written) {
     var out = run.out();
-    long read = readBySource.values().stream().mapToLong(Long::longValue).sum();
+    MixtureSpec mixture = plan.mixture();
     out.printf(
         Locale.ROOT,
         "build-shards: mixture %s@%d, seed %d, %d text(s) read%n",
@@ -784,7 +753,7 @@ public final class BuildShardsJob {
         "budget",
         "epochs",
         "sampled");
-    for (SourcePlan p : plan.values()) {
+    for (SourcePlan p : sample.sources().values()) {
       if (p.availableTokens() == 0 && p.budgetTokens() == 0) {
         continue;
       }
@@ -795,11 +764,11 @@ public final class BuildShardsJob {
           p.availableTokens(),
           p.budgetTokens(),
           p.epochs(),
-          expected.getOrDefault(p.source(), new long[2])[1]);
+          sample.expected().getOrDefault(p.source(), new long[2])[1]);
     }
-    for (String format : options.formats()) {
+    for (ShardFormat format : options.formats()) {
       List<ShardFilesTask.Written> files =
-          written.stream().filter(w -> w.format().equals(format)).toList();
+          written.stream().filter(w -> w.format() == format).toList();
       out.printf(
           Locale.ROOT,
           "  %-8s %d shard(s), %d sequence(s), %d token(s) -> %s%n",
@@ -807,7 +776,7 @@ public final class BuildShardsJob {
           files.size(),
           files.stream().mapToLong(ShardFilesTask.Written::sequences).sum(),
           files.stream().mapToLong(ShardFilesTask.Written::tokens).sum(),
-          output.formatUri(format));
+          plan.output().formatUri(format));
     }
     out.flush();
   }
@@ -835,25 +804,19 @@ public final class BuildShardsJob {
    * then a rerun has nothing to write. A replay corpus given as a path is never known to be
    * unchanged.
    */
-  private boolean upToDate(ShardOutput output, String configHash, Warehouse warehouse) {
+  private boolean upToDate(Plan plan) {
+    Warehouse warehouse = run.warehouse();
     if (options.replay() != null && !warehouse.exists(options.replay())) {
       return false;
     }
     var hadoop = run.spark().sparkContext().hadoopConfiguration();
-    String completed = output.readText(ShardOutput.COMPLETED, hadoop);
-    String info = output.readText("info.json", hadoop);
-    if (completed == null || info == null || !completed.trim().equals(configHash)) {
+    String completed = plan.output().readText(ShardOutput.COMPLETED, hadoop);
+    String text = plan.output().readText(ShardBuildInfo.FILE, hadoop);
+    if (completed == null || text == null || !completed.trim().equals(plan.configHash())) {
       return false;
     }
-    try {
-      Map<String, Long> built =
-          JSON.convertValue(
-              JSON.readTree(info).get("input_table_versions"),
-              new com.fasterxml.jackson.core.type.TypeReference<Map<String, Long>>() {});
-      return inputVersions(warehouse).equals(built);
-    } catch (JsonProcessingException | IllegalArgumentException e) {
-      return false;
-    }
+    ShardBuildInfo built = ShardBuildInfo.parse(text);
+    return built != null && inputVersions(warehouse).equals(built.inputTableVersions());
   }
 
   private static Map<String, Long> countBySource(Dataset<Row> texts) {
@@ -864,22 +827,10 @@ public final class BuildShardsJob {
     return counts;
   }
 
-  private static Dataset<Row> persist(List<Dataset<Row>> persisted, Dataset<Row> dataset) {
-    persisted.add(dataset.persist(StorageLevel.MEMORY_AND_DISK()));
+  private static Dataset<Row> persist(List<Runnable> release, Dataset<Row> dataset) {
+    dataset.persist(StorageLevel.MEMORY_AND_DISK());
+    release.add(dataset::unpersist);
     return dataset;
-  }
-
-  /** The source of a {@code <source>/<row_id>} key (source names have no slash). */
-  private static Column sourceOf(Column rowKey) {
-    return substring_index(rowKey, "/", 1);
-  }
-
-  private static String json(Object value) {
-    try {
-      return JSON.writeValueAsString(value) + "\n";
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("shard summary does not serialise", e);
-    }
   }
 
   @SuppressWarnings("unchecked")

@@ -41,7 +41,7 @@ final class ShardFilesTask
    * @param composition {@code tokens} by source
    */
   record Written(
-      String format,
+      ShardFormat format,
       int shard,
       List<WrittenFile> files,
       long sequences,
@@ -65,7 +65,7 @@ final class ShardFilesTask
    */
   record Spec(
       ShardOutput output,
-      List<String> formats,
+      List<ShardFormat> formats,
       int shards,
       int sequenceLength,
       boolean pack,
@@ -88,18 +88,19 @@ final class ShardFilesTask
       ParquetShardWriter parquet = null;
       JsonlShardWriter jsonl = null;
       MegatronIndexedDatasetWriter megatron = null;
-      if (spec.formats().contains("parquet")) {
-        parquet = new ParquetShardWriter(file("parquet", "parquet", shard, scratch), shard);
+      if (spec.formats().contains(ShardFormat.PARQUET)) {
+        parquet =
+            new ParquetShardWriter(file(ShardFormat.PARQUET, "parquet", shard, scratch), shard);
         open.add(parquet::close);
       }
-      if (spec.formats().contains("jsonl")) {
-        jsonl = new JsonlShardWriter(file("jsonl", "jsonl", shard, scratch));
+      if (spec.formats().contains(ShardFormat.JSONL)) {
+        jsonl = new JsonlShardWriter(file(ShardFormat.JSONL, "jsonl", shard, scratch));
         open.add(jsonl::close);
       }
-      if (spec.formats().contains("megatron")) {
+      if (spec.formats().contains(ShardFormat.MEGATRON)) {
         megatron =
             new MegatronIndexedDatasetWriter(
-                file("megatron", "", shard, scratch), spec.vocabSize());
+                file(ShardFormat.MEGATRON, "", shard, scratch), spec.vocabSize());
         open.add(megatron::close);
       }
       ParquetShardWriter parquetSink = parquet;
@@ -137,10 +138,10 @@ final class ShardFilesTask
         List<Written> written = new ArrayList<>();
         if (parquet != null) {
           ShardFile file = parquet.commit();
-          publish("parquet", file);
+          publish(ShardFormat.PARQUET, file);
           written.add(
               result(
-                  "parquet",
+                  ShardFormat.PARQUET,
                   shard,
                   List.of(file),
                   packing.sequences(),
@@ -151,17 +152,25 @@ final class ShardFilesTask
         }
         if (jsonl != null) {
           ShardFile file = jsonl.commit();
-          publish("jsonl", file);
+          publish(ShardFormat.JSONL, file);
           written.add(
-              result("jsonl", shard, List.of(file), documents, documents, tokens, 0, composition));
+              result(
+                  ShardFormat.JSONL,
+                  shard,
+                  List.of(file),
+                  documents,
+                  documents,
+                  tokens,
+                  0,
+                  composition));
         }
         if (megatron != null) {
           MegatronIndexedDatasetWriter.Written files = megatron.commit();
-          publish("megatron", files.bin());
-          publish("megatron", files.idx());
+          publish(ShardFormat.MEGATRON, files.bin());
+          publish(ShardFormat.MEGATRON, files.idx());
           written.add(
               result(
-                  "megatron",
+                  ShardFormat.MEGATRON,
                   shard,
                   List.of(files.bin(), files.idx()),
                   files.sequences(),
@@ -189,17 +198,17 @@ final class ShardFilesTask
         + (order.repetition() == 0 ? "" : "#" + order.repetition());
   }
 
-  private Path file(String format, String extension, int shard, Path scratch) {
+  private Path file(ShardFormat format, String extension, int shard, Path scratch) {
     return spec.output()
         .localFile(format, ShardOutput.shardName(shard, spec.shards(), extension), scratch);
   }
 
-  private void publish(String format, ShardFile file) {
+  private void publish(ShardFormat format, ShardFile file) {
     spec.output().publish(format, file.path());
   }
 
   private static Written result(
-      String format,
+      ShardFormat format,
       int shard,
       List<ShardFile> files,
       long sequences,

@@ -41,8 +41,8 @@ final class ShardOutput implements Serializable {
     return uri;
   }
 
-  String formatUri(String format) {
-    return uri + "/" + format;
+  String formatUri(ShardFormat format) {
+    return uri + "/" + format.id();
   }
 
   /**
@@ -55,14 +55,14 @@ final class ShardOutput implements Serializable {
   }
 
   /** Where a writer on this machine writes {@code name} of {@code format}. */
-  Path localFile(String format, String name, Path scratch) {
+  Path localFile(ShardFormat format, String name, Path scratch) {
     return local
         ? localPath(formatUri(format)).resolve(name)
-        : scratch.resolve(format).resolve(name);
+        : scratch.resolve(format.id()).resolve(name);
   }
 
   /** Makes a written file visible at its place in the output; a no-op for a local output. */
-  void publish(String format, Path written) {
+  void publish(ShardFormat format, Path written) {
     if (local) {
       return;
     }
@@ -81,14 +81,14 @@ final class ShardOutput implements Serializable {
    * looks finished), the summaries, then the shard files of {@code formats}. Other files are left
    * alone: the output may be a directory the user keeps other things in.
    */
-  void clear(List<String> formats, Configuration conf) {
+  void clear(List<ShardFormat> formats, Configuration conf) {
     try {
       org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(uri);
       FileSystem fs = root.getFileSystem(conf);
       for (String name : List.of(COMPLETED, "info.json", "stats.json")) {
         fs.delete(new org.apache.hadoop.fs.Path(root, name), false);
       }
-      for (String format : formats) {
+      for (ShardFormat format : formats) {
         org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(formatUri(format));
         if (!fs.exists(dir)) {
           fs.mkdirs(dir);

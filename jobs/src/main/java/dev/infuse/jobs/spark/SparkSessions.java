@@ -1,6 +1,7 @@
 package dev.infuse.jobs.spark;
 
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 import scala.Option;
@@ -15,6 +16,22 @@ public final class SparkSessions {
 
   /** A session and whether Infuse created it (and so may stop it). */
   public record Session(SparkSession spark, boolean created) {}
+
+  /**
+   * Runs {@code body} in the platform's session, or in one created for it (and stopped after) when
+   * there is none.
+   */
+  public static <T> T with(
+      String appName, String master, Map<String, String> conf, Function<SparkSession, T> body) {
+    Session session = getOrCreate(appName, master, conf);
+    try {
+      return body.apply(session.spark());
+    } finally {
+      if (session.created()) {
+        session.spark().stop();
+      }
+    }
+  }
 
   public static Session getOrCreate(String appName, String master, Map<String, String> conf) {
     Option<SparkSession> active = SparkSession.getActiveSession();

@@ -7,13 +7,13 @@ import static org.apache.spark.sql.functions.lit;
 import ai.djl.Device;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
-import dev.infuse.jobs.cli.JobFailedException;
 import dev.infuse.jobs.config.ConfigException;
-import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.io.Quarantine;
 import dev.infuse.jobs.io.WriteResult;
+import dev.infuse.jobs.run.JobFailedException;
+import dev.infuse.jobs.run.JobRun;
+import dev.infuse.jobs.run.RunCounts;
+import dev.infuse.jobs.shards.ShardBuildInfo;
 import dev.infuse.udfs.common.Keys;
 import dev.infuse.udfs.lm.CausalLm;
 import dev.infuse.udfs.lm.DecoderLm;
@@ -49,8 +49,6 @@ import java.util.Map;
 import java.util.stream.IntStream;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 
 /**
@@ -65,18 +63,23 @@ import org.apache.spark.storage.StorageLevel;
 public final class TrainJob {
   public static final String NAME = "train";
 
+  /** train_info.json: every key sorted, records (the shard build's mixture) in snake_case. */
   private static final ObjectMapper JSON =
       new ObjectMapper()
           .enable(SerializationFeature.INDENT_OUTPUT)
-          .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+          .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+          .enable(com.fasterxml.jackson.databind.MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+          .setPropertyNamingStrategy(
+              com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE);
+
   private static final String FINGERPRINT_FILE = "TRAINING";
 
   private final JobRun run;
-  private final InfuseConfig.TrainConfig options;
+  private final TrainConfig options;
 
   public TrainJob(JobRun run) {
     this.run = run;
-    this.options = run.config().train();
+    this.options = run.config().section(TrainConfig.class);
   }
 
   public RunCounts run() {
@@ -89,14 +92,12 @@ public final class TrainJob {
             ? readFile(initFrom.resolve(ModelDirectory.TOKENIZER), "train.init_from")
             : tokenizerBytes(options.tokenizer());
     TokenizerVocab vocab = TokenizerVocab.of(tokenizerJson);
-    int eos = vocab.firstKnown("<|endoftext|>", "</s>", "<eos>", "[SEP]");
-    int pad = vocab.firstKnown("<pad>", "[PAD]", "<|endoftext|>", "</s>");
+    int eos = vocab.eosId();
+    int pad = vocab.padId();
 
     TrainingSet data =
         options.shards() != null ? fromShards(vocab.size()) : fromTables(tokenizerJson, eos, pad);
-    WriteResult quarantined =
-        Quarantine.write(
-            run.warehouse(), Quarantine.rows(data.failures(), NAME, run.runId(), run.startedAt()));
+    WriteResult quarantined = run.quarantine(data.failures());
     Map<String, Long> details = new LinkedHashMap<>(data.details());
     details.put("quarantine.inserted", quarantined.inserted());
     RunCounts counts =
@@ -113,21 +114,8 @@ public final class TrainJob {
           counts);
     }
 
-    TrainingConfig training =
-        new TrainingConfig(
-            options.steps(),
-            options.batchSize(),
-            options.learningRate(),
-            options.minLearningRate(),
-            options.warmupSteps(),
-            options.weightDecay(),
-            options.beta1(),
-            options.beta2(),
-            options.epsilon(),
-            options.gradientClip(),
-            run.config().run().seed(),
-            options.checkpointEvery(),
-            options.maskDocumentBoundaries());
+    // The data order is drawn from the run seed, like every other sample.
+    TrainingConfig training = options.training().withSeed(run.config().run().seed());
     List<String> problems = training.problems().stream().map(p -> "train." + p).toList();
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
@@ -146,7 +134,7 @@ public final class TrainJob {
               modelDir.toString(),
               model.device().toString(),
               run.out(),
-              Math.max(1, options.steps() / 10));
+              Math.max(1, options.training().steps() / 10));
       var out = run.out();
       out.printf(
           Locale.ROOT,
@@ -207,7 +195,7 @@ public final class TrainJob {
                 run.spark(),
                 TrainingData.texts(run.warehouse(), options),
                 tokenizerJson,
-                options.lossOn().equals("answer"))
+                options.lossOn() == TrainConfig.LossOn.ANSWER)
             .persist(StorageLevel.MEMORY_AND_DISK());
     List<TokenizedText> texts = new ArrayList<>();
     long tokens = 0;
@@ -222,14 +210,12 @@ public final class TrainJob {
       tokens += ids.length;
     }
     Dataset<Row> failures =
-        tokenized
-            .filter(col("reason").isNotNull())
-            .select(
-                col("source"),
-                concat(lit("row_id="), col("row_id")).as("location"),
-                col("row_id").as("payload"),
-                lit(null).cast("binary").as("payload_bytes"),
-                col("reason"));
+        Quarantine.deadLetters(
+            tokenized.filter(col("reason").isNotNull()),
+            col("source"),
+            concat(lit("row_id="), col("row_id")),
+            col("row_id"),
+            col("reason"));
     long failed = failures.count();
     List<PackedSequence> sequences =
         new TokenPacker(options.sequenceLength(), eos, pad).pack(texts);
@@ -278,7 +264,7 @@ public final class TrainJob {
     }
     // loss_mask excludes padding only; answer_mask also excludes the questions of QA pairs.
     String maskColumn =
-        options.lossOn().equals("answer") && columns.contains("answer_mask")
+        options.lossOn() == TrainConfig.LossOn.ANSWER && columns.contains("answer_mask")
             ? "answer_mask"
             : "loss_mask";
     List<PackedSequence> sequences = new ArrayList<>();
@@ -299,19 +285,10 @@ public final class TrainJob {
       if (reason == null) {
         sequences.add(new PackedSequence(ids, lengths, mask));
       } else {
-        failures.add(RowFactory.create("shards", "row=" + i, Arrays.toString(ids), null, reason));
+        failures.add(Quarantine.deadLetter("shards", "row=" + i, Arrays.toString(ids), reason));
       }
     }
-    Dataset<Row> failureRows =
-        run.spark()
-            .createDataFrame(
-                failures,
-                new StructType()
-                    .add("source", "string")
-                    .add("location", "string")
-                    .add("payload", "string")
-                    .add("payload_bytes", "binary")
-                    .add("reason", "string"));
+    Dataset<Row> failureRows = run.spark().createDataFrame(failures, Quarantine.DEAD_LETTERS);
     Map<String, Long> details = new LinkedHashMap<>();
     details.put("sequences", (long) sequences.size());
     details.put("target_tokens", targetTokens(sequences));
@@ -327,7 +304,7 @@ public final class TrainJob {
     try {
       org.apache.hadoop.fs.FileSystem fs =
           root.getFileSystem(run.spark().sparkContext().hadoopConfiguration());
-      if (!fs.exists(new org.apache.hadoop.fs.Path(root, "info.json"))) {
+      if (!fs.exists(new org.apache.hadoop.fs.Path(root, ShardBuildInfo.FILE))) {
         return options.shards();
       }
       if (!fs.exists(new org.apache.hadoop.fs.Path(root, "COMPLETED"))) {
@@ -338,9 +315,9 @@ public final class TrainJob {
                     + " has an info.json but no COMPLETED marker: its"
                     + " build-shards run has not finished; expected a finished build (rerun build-shards)"));
       }
-      Map<String, Object> info = shardBuildInfo();
-      Object cut = info == null ? null : info.get("sequence_length");
-      if (cut instanceof Number length && length.intValue() != options.sequenceLength()) {
+      ShardBuildInfo info = shardBuildInfo();
+      int length = info == null ? 0 : info.sequenceLength();
+      if (length > 0 && length != options.sequenceLength()) {
         throw new ConfigException(
             List.of(
                 "train.sequence_length: got "
@@ -376,25 +353,10 @@ public final class TrainJob {
    * The shard build's info.json (composition, synthetic_tokens, mixture), when train.shards has
    * one.
    */
-  private Map<String, Object> shardBuildInfo() {
-    if (options.shards() == null) {
-      return null;
-    }
-    org.apache.hadoop.fs.Path info = new org.apache.hadoop.fs.Path(options.shards(), "info.json");
-    try {
-      org.apache.hadoop.fs.FileSystem fs =
-          info.getFileSystem(run.spark().sparkContext().hadoopConfiguration());
-      if (!fs.exists(info)) {
-        return null;
-      }
-      try (java.io.InputStream in = fs.open(info)) {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> parsed = JSON.readValue(in, Map.class);
-        return parsed;
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + info, e);
-    }
+  private ShardBuildInfo shardBuildInfo() {
+    return options.shards() == null
+        ? null
+        : ShardBuildInfo.read(options.shards(), run.spark().sparkContext().hadoopConfiguration());
   }
 
   private String shardProblem(int[] ids, int[] lengths, int[] mask, int vocabSize) {
@@ -540,13 +502,13 @@ public final class TrainJob {
     info.put("qa_template", QaTemplate.ID);
     info.put("loss_on", options.lossOn());
     info.put("data", details);
-    Map<String, Object> shardInfo = shardBuildInfo();
+    ShardBuildInfo shardInfo = shardBuildInfo();
     if (shardInfo != null) {
       // What evaluation's scaling fit reads: how much synthetic data this model saw.
-      info.put("synthetic_tokens", shardInfo.get("synthetic_tokens"));
-      info.put("shard_composition", shardInfo.get("composition"));
-      info.put("shard_config_hash", shardInfo.get("config_hash"));
-      info.put("mixture", shardInfo.get("mixture"));
+      info.put("synthetic_tokens", shardInfo.syntheticTokens());
+      info.put("shard_composition", shardInfo.composition());
+      info.put("shard_config_hash", shardInfo.configHash());
+      info.put("mixture", shardInfo.mixture());
     }
     try {
       Path tmp = modelDir.resolve("train_info.json.tmp");

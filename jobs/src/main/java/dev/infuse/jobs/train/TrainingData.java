@@ -2,7 +2,6 @@ package dev.infuse.jobs.train;
 
 import static org.apache.spark.sql.functions.lit;
 
-import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.shards.ShardSources;
 import dev.infuse.jobs.shards.TrainingTextRows;
@@ -26,7 +25,7 @@ final class TrainingData {
    * The texts of {@code sources}, ordered by (source, row_id) so the data never depends on
    * partitioning.
    */
-  static Dataset<Row> texts(Warehouse warehouse, InfuseConfig.TrainConfig options) {
+  static Dataset<Row> texts(Warehouse warehouse, TrainConfig options) {
     List<Dataset<Row>> parts = new ArrayList<>();
     for (String source : options.sources()) {
       if (!warehouse.exists(source)) {

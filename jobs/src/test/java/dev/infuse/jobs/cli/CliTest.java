@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.infuse.jobs.QualitySample;
 import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.SparkTestSession.CliResult;
+import dev.infuse.jobs.chunk.ChunkConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,19 +20,7 @@ class CliTest {
 
   @BeforeAll
   static void ingestSample() {
-    warehouse = SparkTestSession.tempDir("cli").toString();
-    CliResult result =
-        SparkTestSession.cli(
-            "ingest",
-            "--format",
-            "quality",
-            "--input",
-            SparkTestSession.repoRoot()
-                .resolve("samples/quality/quality_dev_sample.jsonl")
-                .toString(),
-            "--warehouse",
-            warehouse);
-    assertThat(result.code()).as(result.toString()).isZero();
+    warehouse = QualitySample.ingestedCopy("cli");
   }
 
   private static final List<String> EVERY_JOB =
@@ -66,6 +56,100 @@ class CliTest {
       assertThat(result.code()).as(job).isZero();
       assertThat(result.out()).as(job).contains("--config", "--set", "--warehouse", "--master");
     }
+  }
+
+  @Test
+  void everyCommandListsByAOneLineSummaryThatReadsWhole() {
+    CliResult result = SparkTestSession.cli("--help");
+    List<String> lines = result.out().lines().toList();
+    int first = lines.indexOf("Commands:") + 1;
+    int end = first;
+    while (end < lines.size() && !lines.get(end).isEmpty()) {
+      end++;
+    }
+    for (String line : lines.subList(first, end)) {
+      // A continuation line would start with blanks: the summary wrapped.
+      assertThat(line).as("a command's line in --help").matches("  [a-z-]+ +[A-Z].*\\.");
+    }
+    for (Class<?> command : JobCatalog.COMMANDS) {
+      String[] header = command.getAnnotation(picocli.CommandLine.Command.class).header();
+      assertThat(header).as(command.getSimpleName()).hasSize(1);
+      assertThat(header[0]).as(command.getSimpleName()).endsWith(".");
+    }
+  }
+
+  @Test
+  void everyBoundOptionShowsItsKeyAndTheDefaultFromDefaultsYaml() {
+    CliResult chunk = SparkTestSession.cli("chunk", "--help");
+    assertThat(chunk.out().replaceAll("\\s+", " "))
+        .contains("--max-tokens=N Chunk size in tokens. (chunk.max_tokens, default 1024)")
+        .contains("(chunk.overlap_tokens, default 0)")
+        .contains("(chunk.corpus)")
+        .contains("(warehouse, default ./warehouse)")
+        .contains("(spark.master, default local[*])");
+    CliResult shards = SparkTestSession.cli("build-shards", "--help");
+    assertThat(shards.out().replaceAll("\\s+", " "))
+        .contains("(shards.formats, default [parquet, jsonl, megatron])");
+    // Every bound option of every command names a key the config has.
+    var defaults = JobCatalog.configLoader().tree();
+    for (Class<?> command : JobCatalog.COMMANDS) {
+      for (var field : fields(command)) {
+        ConfigKey key = field.getAnnotation(ConfigKey.class);
+        if (key == null) {
+          continue;
+        }
+        com.fasterxml.jackson.databind.JsonNode node = defaults;
+        for (String part : key.value().split("\\.")) {
+          node = node.get(part);
+          assertThat(node).as(command.getSimpleName() + " binds " + key.value()).isNotNull();
+        }
+      }
+    }
+  }
+
+  @Test
+  void flagsWinOverSetAndSetOverFiles() throws IOException {
+    Path file = SparkTestSession.tempDir("flags").resolve("c.yaml");
+    Files.writeString(file, "chunk:\n  max_tokens: 300\n  overlap_tokens: 8\n  corpus: a\n");
+    picocli.CommandLine line = new picocli.CommandLine(new ChunkCommand());
+    line.parseArgs(
+        "--config",
+        file.toString(),
+        "--set",
+        "chunk.max_tokens=999",
+        "--set",
+        "chunk.corpus=b",
+        "--max-tokens",
+        "256",
+        "--warehouse",
+        "/tmp/w");
+    ChunkCommand command = line.getCommand();
+    var config = command.common.loader(line.getCommandSpec()).load();
+    ChunkConfig chunk = config.section(ChunkConfig.class);
+    assertThat(chunk.maxTokens()).isEqualTo(256);
+    assertThat(chunk.overlapTokens()).isEqualTo(8);
+    assertThat(chunk.corpus()).isEqualTo("b");
+    assertThat(config.warehouse()).isEqualTo("/tmp/w");
+    // An option not given sets nothing: the file's value stands.
+    picocli.CommandLine bare = new picocli.CommandLine(new ChunkCommand());
+    bare.parseArgs("--config", file.toString());
+    ChunkCommand again = bare.getCommand();
+    assertThat(
+            again
+                .common
+                .loader(bare.getCommandSpec())
+                .load()
+                .section(ChunkConfig.class)
+                .maxTokens())
+        .isEqualTo(300);
+  }
+
+  private static List<java.lang.reflect.Field> fields(Class<?> type) {
+    List<java.lang.reflect.Field> fields = new java.util.ArrayList<>();
+    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+      fields.addAll(List.of(c.getDeclaredFields()));
+    }
+    return fields;
   }
 
   @Test

@@ -3,6 +3,15 @@ package dev.infuse.jobs.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.infuse.jobs.SparkTestSession;
+import dev.infuse.jobs.chunk.ChunkConfig;
+import dev.infuse.jobs.cli.JobCatalog;
+import dev.infuse.jobs.evaluate.EvaluateConfig;
+import dev.infuse.jobs.ingest.IngestConfig;
+import dev.infuse.jobs.llm.LlmConfig;
+import dev.infuse.jobs.score.ScoreConfig;
+import dev.infuse.jobs.shards.ShardsConfig;
+import dev.infuse.jobs.train.TrainConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,12 +23,12 @@ class ConfigLoaderTest {
 
   @Test
   void defaultsBindToDocumentedValues() {
-    InfuseConfig config = ConfigLoader.withDefaults().load();
+    InfuseConfig config = JobCatalog.configLoader().load();
     assertThat(config.warehouse()).isEqualTo("./warehouse");
-    assertThat(config.chunk().maxTokens()).isEqualTo(1024);
-    assertThat(config.chunk().overlapTokens()).isZero();
-    assertThat(config.chunk().tokenizer()).isEqualTo("default");
-    assertThat(config.ingest().maxBadFraction()).isEqualTo(0.05);
+    assertThat(config.section(ChunkConfig.class).maxTokens()).isEqualTo(1024);
+    assertThat(config.section(ChunkConfig.class).overlapTokens()).isZero();
+    assertThat(config.section(ChunkConfig.class).tokenizer()).isEqualTo("default");
+    assertThat(config.section(IngestConfig.class).maxBadFraction()).isEqualTo(0.05);
     assertThat(config.spark().master()).isEqualTo("local[*]");
   }
 
@@ -27,13 +36,13 @@ class ConfigLoaderTest {
   void laterLayersWinAndSetValuesAreTyped() throws IOException {
     Path file = write("chunk:\n  max_tokens: 512\n  overlap_tokens: 32\nrun:\n  seed: 7\n");
     InfuseConfig config =
-        ConfigLoader.withDefaults()
+        JobCatalog.configLoader()
             .file(file)
             .set("chunk.max_tokens=256")
             .set("spark.conf.spark.sql.shuffle.partitions=16")
             .load();
-    assertThat(config.chunk().maxTokens()).isEqualTo(256);
-    assertThat(config.chunk().overlapTokens()).isEqualTo(32);
+    assertThat(config.section(ChunkConfig.class).maxTokens()).isEqualTo(256);
+    assertThat(config.section(ChunkConfig.class).overlapTokens()).isEqualTo(32);
     assertThat(config.run().seed()).isEqualTo(7);
     assertThat(config.spark().conf()).containsEntry("spark.sql.shuffle.partitions", "16");
   }
@@ -42,21 +51,22 @@ class ConfigLoaderTest {
   void setStringsKeepsIdsAsStringsAndNestsPairs() {
     // Run ids and paths that YAML would read as a boolean, a number or a flow list stay as given.
     InfuseConfig config =
-        ConfigLoader.withDefaults()
+        JobCatalog.configLoader()
             .setStrings("score.runs", java.util.List.of("true", "1e3", "[x]"))
             .setStrings("score.compare", java.util.List.of(java.util.List.of("no", "0x10")))
             .setStrings("evaluate.models", java.util.List.of("models/a, b"))
             .load();
-    assertThat(config.score().runs()).containsExactly("true", "1e3", "[x]");
-    assertThat(config.score().compare()).containsExactly(java.util.List.of("no", "0x10"));
-    assertThat(config.evaluate().models()).containsExactly("models/a, b");
+    assertThat(config.section(ScoreConfig.class).runs()).containsExactly("true", "1e3", "[x]");
+    assertThat(config.section(ScoreConfig.class).compare())
+        .containsExactly(java.util.List.of("no", "0x10"));
+    assertThat(config.section(EvaluateConfig.class).models()).containsExactly("models/a, b");
   }
 
   @Test
   void evaluateOptionsAreCheckedBeforeAnyJob() {
     assertThatThrownBy(
             () ->
-                ConfigLoader.withDefaults()
+                JobCatalog.configLoader()
                     .set("evaluate.benchmarks=[quality, qualty]")
                     .set("evaluate.settings=[rag, rag, trained_rg]")
                     .load())
@@ -64,17 +74,21 @@ class ConfigLoaderTest {
         .hasMessageContaining("evaluate.benchmarks: got qualty, expected one of")
         .hasMessageContaining(
             "evaluate.settings: got trained_rg, expected closed_book, rag, trained or trained_rag")
+        // The unknown name is reported on its own and left out of the settings checked for
+        // duplicates, which are reported in the same error.
         .hasMessageContaining(
-            "evaluate.settings: got [rag, rag, trained_rg], expected each setting once");
+            "evaluate.settings: got trained_rg, expected closed_book, rag, trained or trained_rag;"
+                + " did you mean trained_rag?")
+        .hasMessageContaining("evaluate.settings: got [rag, rag], expected each setting once");
   }
 
   @Test
   void unknownKeyNamesTheNearestValidKey() {
-    assertThatThrownBy(() -> ConfigLoader.withDefaults().set("chunk.max_token=12").load())
+    assertThatThrownBy(() -> JobCatalog.configLoader().set("chunk.max_token=12").load())
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("unknown config key 'chunk.max_token'")
         .hasMessageContaining("did you mean 'chunk.max_tokens'?");
-    assertThatThrownBy(() -> ConfigLoader.withDefaults().set("chunck.max_tokens=12").load())
+    assertThatThrownBy(() -> JobCatalog.configLoader().set("chunck.max_tokens=12").load())
         .hasMessageContaining("did you mean 'chunk'?");
   }
 
@@ -85,7 +99,7 @@ class ConfigLoaderTest {
     ConfigException error =
         (ConfigException)
             org.assertj.core.api.Assertions.catchThrowable(
-                () -> ConfigLoader.withDefaults().file(file).load());
+                () -> JobCatalog.configLoader().file(file).load());
     assertThat(error.problems()).hasSize(3);
     assertThat(error.problems())
         .anyMatch(p -> p.equals("chunk.max_tokens: got 'lots', expected an integer"));
@@ -95,28 +109,28 @@ class ConfigLoaderTest {
 
   @Test
   void semanticChecksQuoteTheValueAndTheRange() {
-    assertThatThrownBy(() -> ConfigLoader.withDefaults().set("chunk.overlap_tokens=600").load())
+    assertThatThrownBy(() -> JobCatalog.configLoader().set("chunk.overlap_tokens=600").load())
         .hasMessageContaining(
             "chunk.overlap_tokens: got 600, expected 0 <= overlap < max_tokens / 2");
-    assertThatThrownBy(() -> ConfigLoader.withDefaults().set("ingest.max_bad_fraction=1.5").load())
+    assertThatThrownBy(() -> JobCatalog.configLoader().set("ingest.max_bad_fraction=1.5").load())
         .hasMessageContaining("ingest.max_bad_fraction: got 1.5, expected a fraction in 0..1");
   }
 
   @Test
   void malformedSetAndYamlAreClearErrors() throws IOException {
-    assertThatThrownBy(() -> ConfigLoader.withDefaults().set("chunk.max_tokens"))
+    assertThatThrownBy(() -> JobCatalog.configLoader().set("chunk.max_tokens"))
         .hasMessage("--set: got 'chunk.max_tokens', expected key=value");
     Path bad = write("chunk: [unclosed\n");
-    assertThatThrownBy(() -> ConfigLoader.withDefaults().file(bad))
+    assertThatThrownBy(() -> JobCatalog.configLoader().file(bad))
         .hasMessageContaining("not valid YAML");
-    assertThatThrownBy(() -> ConfigLoader.withDefaults().file(dir.resolve("missing.yaml")))
+    assertThatThrownBy(() -> JobCatalog.configLoader().file(dir.resolve("missing.yaml")))
         .hasMessageContaining("expected an existing YAML file");
   }
 
   @Test
   void canonicalJsonRedactsSecretsButKeepsEnvVarNames() {
     InfuseConfig config =
-        ConfigLoader.withDefaults()
+        JobCatalog.configLoader()
             .set("spark.conf.spark.hadoop.fs.s3a.secret.key=hunter2")
             .set("spark.conf.spark.hadoop.fs.s3a.access.key=AKIA123")
             .set("spark.conf.my.api_key_env=OPENAI_API_KEY")
@@ -129,7 +143,80 @@ class ConfigLoaderTest {
         .contains("***");
     assertThat(ConfigJson.hash(config)).hasSize(64).isEqualTo(ConfigJson.hash(config));
     assertThat(ConfigJson.hash(config))
-        .isNotEqualTo(ConfigJson.hash(ConfigLoader.withDefaults().load()));
+        .isNotEqualTo(ConfigJson.hash(JobCatalog.configLoader().load()));
+  }
+
+  @Test
+  void theRecordedConfigKeepsItsShapeAcrossTheSplitIntoSections() throws IOException {
+    // runs.config_json of the demo's ingest step, recorded before each job owned its section (the
+    // paths made placeholders): the same layers must give the same canonical JSON, byte for byte,
+    // so config hashes, and shard builds' COMPLETED hashes, are unchanged.
+    String recorded =
+        Files.readString(
+                SparkTestSession.repoRoot()
+                    .resolve("jobs/src/test/resources/config/demo-ingest-config.json"))
+            .strip();
+    InfuseConfig config =
+        JobCatalog.configLoader()
+            .setString("warehouse", "WAREHOUSE")
+            .setString("ingest.format", "quality")
+            .setString("ingest.input", "INPUT")
+            .set("shards.sequence_length=64")
+            .set("retrieve.k=4")
+            .set("answer.k=4")
+            .set("evaluate.benchmarks=[quality]")
+            .set("evaluate.settings=[rag, trained, trained_rag]")
+            .set("evaluate.compare=[[rag, trained_rag], [rag, trained]]")
+            .set("evaluate.models=[models/tiny-20k, models/tiny-40k, models/tiny]")
+            .load();
+    assertThat(ConfigJson.canonical(config)).isEqualTo(recorded);
+  }
+
+  @Test
+  void nestedSettingsRecordsBindFromTheirSectionsOwnKeys() {
+    // llm.max_concurrency belongs to LlmSettings and train.steps to TrainingConfig, nested flat.
+    InfuseConfig config =
+        JobCatalog.configLoader()
+            .set("llm.max_concurrency=7")
+            .set("llm.max_tokens=99")
+            .set("train.steps=12")
+            .set("shards.dedup.bands=12")
+            .set("shards.dedup.rows=10")
+            .load();
+    assertThat(config.section(LlmConfig.class).client().maxConcurrency()).isEqualTo(7);
+    assertThat(config.section(LlmConfig.class).maxTokens()).isEqualTo(99);
+    assertThat(config.section(TrainConfig.class).training().steps()).isEqualTo(12);
+    assertThat(config.section(ShardsConfig.class).dedup().settings().bands()).isEqualTo(12);
+    // The data order's seed is the run seed, set by the job: it is no key of train.
+    assertThatThrownBy(() -> JobCatalog.configLoader().set("train.seed=3").load())
+        .hasMessageContaining("unknown config key 'train.seed'");
+    assertThatThrownBy(() -> JobCatalog.configLoader().set("llm.max_concurrency=0").load())
+        .hasMessageContaining("llm.max_concurrency: got 0, expected an integer >= 1");
+  }
+
+  @Test
+  void unknownNamesSuggestTheNearestAndListTheValidOnes() {
+    ConfigException error =
+        (ConfigException)
+            org.assertj.core.api.Assertions.catchThrowable(
+                () ->
+                    JobCatalog.configLoader()
+                        .set("answer.setting=trained-rag")
+                        .set("answer.mode=loglikelyhood")
+                        .set("llm.backend=opnai")
+                        .set("shards.formats=[parquet, megatorn]")
+                        .set("answer.k=0")
+                        .load());
+    assertThat(error.problems())
+        .containsExactlyInAnyOrder(
+            "answer.setting: got trained-rag, expected closed_book, rag, trained or trained_rag;"
+                + " did you mean trained_rag?",
+            "answer.mode: got loglikelyhood, expected auto, generate, loglikelihood or embedding;"
+                + " did you mean loglikelihood?",
+            "llm.backend: got opnai, expected extractive, openai or djl; did you mean openai?",
+            "shards.formats: got megatorn, expected parquet, jsonl or megatron; did you mean"
+                + " megatron?",
+            "answer.k: got 0, expected an integer >= 1");
   }
 
   private Path write(String yaml) throws IOException {

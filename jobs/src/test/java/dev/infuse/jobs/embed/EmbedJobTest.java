@@ -3,6 +3,7 @@ package dev.infuse.jobs.embed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.infuse.jobs.QualitySample;
 import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.SparkTestSession.CliResult;
 import dev.infuse.jobs.io.Warehouse;
@@ -24,22 +25,8 @@ class EmbedJobTest {
 
   @Test
   void writesOneUnitVectorPerChunkAndARerunEmbedsNothing() {
-    String warehouse = SparkTestSession.tempDir("embed").toString();
-    CliResult ingest =
-        SparkTestSession.cli(
-            "ingest",
-            "--format",
-            "quality",
-            "--input",
-            SparkTestSession.repoRoot()
-                .resolve("samples/quality/quality_dev_sample.jsonl")
-                .toString(),
-            "--warehouse",
-            warehouse);
-    assertThat(ingest.code()).as(ingest.toString()).isZero();
-    assertThat(
-            SparkTestSession.cli("chunk", "--warehouse", warehouse, "--max-tokens", "1024").code())
-        .isZero();
+    // The sample ingested and chunked to 1024 tokens, built once per JVM.
+    String warehouse = QualitySample.chunkedCopy(1024, "embed");
 
     CliResult first =
         SparkTestSession.cli(

@@ -3,8 +3,7 @@ package dev.infuse.jobs.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.infuse.jobs.config.ConfigLoader;
-import dev.infuse.jobs.config.InfuseConfig.ReportConfig;
+import dev.infuse.jobs.cli.JobCatalog;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
@@ -12,23 +11,27 @@ import org.junit.jupiter.api.Test;
 class ReportConfigTest {
   @Test
   void defaultsReportTheLatestRunsUnderTheWarehouse() {
-    ReportConfig report = ConfigLoader.withDefaults().load().report();
+    ReportConfig report = JobCatalog.configLoader().load().section(ReportConfig.class);
     assertThat(report.output()).isNull();
     assertThat(report.title()).isEqualTo("Infuse evaluation report");
     assertThat(report.scoreRuns()).isEmpty();
     assertThat(report.retrieveRuns()).isEmpty();
     assertThat(
-            ConfigLoader.withDefaults().set("report.score_runs=null").load().report().scoreRuns())
+            JobCatalog.configLoader()
+                .set("report.score_runs=null")
+                .load()
+                .section(ReportConfig.class)
+                .scoreRuns())
         .isEmpty();
   }
 
   @Test
   void badOptionsNameTheKeyAndWhatIsExpected() {
-    assertThatThrownBy(() -> ConfigLoader.withDefaults().set("report.title=").load())
+    assertThatThrownBy(() -> JobCatalog.configLoader().set("report.title=").load())
         .hasMessageContaining("report.title: got nothing, expected a title");
-    assertThatThrownBy(() -> ConfigLoader.withDefaults().set("report.score_runs=[\"\"]").load())
+    assertThatThrownBy(() -> JobCatalog.configLoader().set("report.score_runs=[\"\"]").load())
         .hasMessageContaining("report.score_runs: got an empty id");
-    assertThatThrownBy(() -> ConfigLoader.withDefaults().set("report.output=\" \"").load())
+    assertThatThrownBy(() -> JobCatalog.configLoader().set("report.output=\" \"").load())
         .hasMessageContaining("report.output: got an empty string");
   }
 

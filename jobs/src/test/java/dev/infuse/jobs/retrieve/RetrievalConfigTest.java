@@ -3,26 +3,27 @@ package dev.infuse.jobs.retrieve;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.infuse.jobs.cli.JobCatalog;
 import dev.infuse.jobs.config.ConfigException;
-import dev.infuse.jobs.config.ConfigLoader;
 import dev.infuse.jobs.config.InfuseConfig;
+import dev.infuse.udfs.retrieve.Retriever;
 import org.junit.jupiter.api.Test;
 
 class RetrievalConfigTest {
   @Test
   void defaultsAreTheRecipesAndBadValuesNameTheirKey() {
-    InfuseConfig config = ConfigLoader.withDefaults().load();
-    assertThat(config.retrieve().retriever()).isEqualTo("hybrid");
-    assertThat(config.retrieve().rrfK()).isEqualTo(60);
-    assertThat(config.retrieve().recallKs()).containsExactly(1, 3, 5, 10);
-    assertThat(config.retrieve().scoping()).isEqualTo("auto");
-    assertThat(config.index().chunksPerShard()).isEqualTo(20000);
+    InfuseConfig config = JobCatalog.configLoader().load();
+    assertThat(config.section(RetrieveConfig.class).retriever()).isEqualTo(Retriever.HYBRID);
+    assertThat(config.section(RetrieveConfig.class).rrfK()).isEqualTo(60);
+    assertThat(config.section(RetrieveConfig.class).recallKs()).containsExactly(1, 3, 5, 10);
+    assertThat(config.section(RetrieveConfig.class).scoping()).isEqualTo(Scoping.AUTO);
+    assertThat(config.section(IndexConfig.class).chunksPerShard()).isEqualTo(20000);
 
     ConfigException error =
         (ConfigException)
             catchThrowable(
                 () ->
-                    ConfigLoader.withDefaults()
+                    JobCatalog.configLoader()
                         .set("retrieve.retriever=splade")
                         .set("retrieve.scoping=page")
                         .set("retrieve.k=5")

@@ -2,6 +2,7 @@ package dev.infuse.jobs.train;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.infuse.jobs.QualitySample;
 import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.SparkTestSession.CliResult;
 import dev.infuse.jobs.io.Warehouse;
@@ -49,23 +50,10 @@ class TrainJobTest {
   };
 
   @BeforeAll
-  static void ingestOneArticle() {
-    warehouse = SparkTestSession.tempDir("train").toString();
-    CliResult ingest =
-        SparkTestSession.cli(
-            "ingest",
-            "--format",
-            "quality",
-            "--input",
-            SparkTestSession.repoRoot()
-                .resolve("samples/quality/quality_dev_sample.jsonl")
-                .toString(),
-            "--warehouse",
-            warehouse);
-    assertThat(ingest.code()).as(ingest.toString()).isZero();
-    CliResult chunk =
-        SparkTestSession.cli("chunk", "--warehouse", warehouse, "--max-tokens", "256");
-    assertThat(chunk.code()).as(chunk.toString()).isZero();
+  static void chunkTheSample() {
+    // The sample ingested and chunked to 256 tokens, shared with the other QuALITY tests of the
+    // JVM.
+    warehouse = QualitySample.chunkedCopy(256, "train");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.infuse.udfs.common;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -33,6 +34,15 @@ public final class Names {
             && (best.toLowerCase(Locale.ROOT).contains(needle)
                 || needle.contains(best.toLowerCase(Locale.ROOT)));
     return bestDistance <= allowed || related ? Optional.of(best) : Optional.empty();
+  }
+
+  /** Names as a reader lists alternatives: "a, b or c". */
+  public static String either(List<String> names) {
+    return names.size() <= 1
+        ? String.join("", names)
+        : String.join(", ", names.subList(0, names.size() - 1))
+            + " or "
+            + names.get(names.size() - 1);
   }
 
   /** Levenshtein distance with unit costs. */

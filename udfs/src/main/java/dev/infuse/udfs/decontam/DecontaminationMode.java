@@ -1,6 +1,8 @@
 package dev.infuse.udfs.decontam;
 
-import java.util.Locale;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import dev.infuse.udfs.common.EnumNames;
 
 /** What happens to a training row that contains a benchmark n-gram. */
 public enum DecontaminationMode {
@@ -9,19 +11,20 @@ public enum DecontaminationMode {
   /** Drop the whole row. */
   DROP_ROW;
 
-  /** The option's spelling: {@code remove_span} or {@code drop_row}. */
+  /** The name in config and tables. */
+  @JsonValue
   public String id() {
-    return name().toLowerCase(Locale.ROOT);
+    return EnumNames.id(this);
   }
 
-  /** Parses {@code remove_span} or {@code drop_row}, naming the option in the error. */
-  public static DecontaminationMode parse(String value) {
-    for (DecontaminationMode mode : values()) {
-      if (mode.id().equals(value)) {
-        return mode;
-      }
-    }
-    throw new IllegalArgumentException(
-        "decontamination mode: got '" + value + "', expected remove_span or drop_row");
+  /** As spelled in config, so messages read like the YAML. */
+  @Override
+  public String toString() {
+    return id();
+  }
+
+  @JsonCreator
+  public static DecontaminationMode fromName(String name) {
+    return EnumNames.parse(DecontaminationMode.class, name);
   }
 }

@@ -1,6 +1,8 @@
 package dev.infuse.udfs.decontam;
 
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * How decontamination matches and what it removes.
@@ -22,26 +24,37 @@ public record DecontaminationSettings(
   public static final int DEFAULT_MARGIN_CHARS = 200;
 
   public DecontaminationSettings {
+    List<String> problems = problems(ngramWords, minShortWords, mode, marginChars);
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException("decontamination " + String.join("; ", problems));
+    }
+  }
+
+  /**
+   * Every invalid value of these settings, as "key: got X, expected Y" with the config's key names;
+   * empty when valid. The config checks with this before it builds the settings.
+   */
+  public static List<String> problems(
+      int ngramWords, int minShortWords, DecontaminationMode mode, int marginChars) {
+    List<String> problems = new ArrayList<>();
     if (ngramWords < 1) {
-      throw new IllegalArgumentException(
-          "decontamination ngram_words: got " + ngramWords + ", expected >= 1");
+      problems.add("ngram_words: got " + ngramWords + ", expected >= 1");
     }
     if (minShortWords < 1 || minShortWords > ngramWords) {
-      throw new IllegalArgumentException(
-          "decontamination min_short_words: got "
+      problems.add(
+          "min_short_words: got "
               + minShortWords
               + ", expected 1.."
               + ngramWords
               + " (at most ngram_words)");
     }
     if (mode == null) {
-      throw new IllegalArgumentException(
-          "decontamination mode: missing, expected remove_span or drop_row");
+      problems.add("mode: missing, expected remove_span or drop_row");
     }
     if (marginChars < 0) {
-      throw new IllegalArgumentException(
-          "decontamination margin_chars: got " + marginChars + ", expected >= 0");
+      problems.add("margin_chars: got " + marginChars + ", expected >= 0");
     }
+    return problems;
   }
 
   /** 13-grams, short texts from 8 words, remove_span with a 200-character margin. */

@@ -41,7 +41,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * took 2x as long as 16 single rows with default threads, and 2.5 to 5x less time with one thread).
  */
 public final class DjlClient implements LlmClient {
-  public static final String BACKEND = "djl";
   static final int DEFAULT_MAX_TOKENS = 256;
 
   /** How long the worker waits for more requests to join a batch. */
@@ -81,7 +80,7 @@ public final class DjlClient implements LlmClient {
 
   @Override
   public String backend() {
-    return BACKEND;
+    return LlmBackend.DJL.id();
   }
 
   @Override

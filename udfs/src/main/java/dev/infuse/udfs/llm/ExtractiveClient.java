@@ -22,7 +22,6 @@ import java.util.concurrent.CompletableFuture;
  * to question, dialogue wording) different seeds give different outputs. Stateless, so thread-safe.
  */
 public final class ExtractiveClient implements LlmClient {
-  public static final String BACKEND = "extractive";
 
   private final LlmSettings settings;
 
@@ -32,7 +31,7 @@ public final class ExtractiveClient implements LlmClient {
 
   @Override
   public String backend() {
-    return BACKEND;
+    return LlmBackend.EXTRACTIVE.id();
   }
 
   /** The settings it was built from; only the model name matters here, and only as a label. */

@@ -1,13 +1,16 @@
 package dev.infuse.udfs.llm;
 
+import dev.infuse.udfs.model.Devices;
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * How to reach a backend: the {@code llm} config section. Small and serializable, so a Spark
  * closure can carry it and each executor builds its own client from it ({@link LlmClients}). It
  * holds the NAME of the environment variable with the API key, never the key.
  *
- * @param backend openai, extractive (default), djl
+ * @param backend where the calls go
  * @param baseUrl e.g. {@code http://host:8000/v1}
  * @param model the model name sent to the backend
  * @param apiKeyEnv the environment variable holding the API key; null or blank for none
@@ -20,7 +23,7 @@ import java.io.Serializable;
  * @param device for djl: auto, cpu, gpu or gpu:N (see {@code dev.infuse.udfs.model.Devices})
  */
 public record LlmSettings(
-    String backend,
+    LlmBackend backend,
     String baseUrl,
     String model,
     String apiKeyEnv,
@@ -35,7 +38,7 @@ public record LlmSettings(
 
   /** Settings for a backend that runs no local model: the device is {@code auto}. */
   public LlmSettings(
-      String backend,
+      LlmBackend backend,
       String baseUrl,
       String model,
       String apiKeyEnv,
@@ -57,5 +60,60 @@ public record LlmSettings(
         initialBackoffMillis,
         maxBackoffMillis,
         "auto");
+  }
+
+  /** The same settings for another backend and model: a trained model answering through djl. */
+  public LlmSettings withModel(LlmBackend newBackend, String newModel) {
+    return new LlmSettings(
+        newBackend,
+        baseUrl,
+        newModel,
+        apiKeyEnv,
+        maxConcurrency,
+        requestTimeoutSeconds,
+        rowTimeoutSeconds,
+        maxAttempts,
+        initialBackoffMillis,
+        maxBackoffMillis,
+        device);
+  }
+
+  /**
+   * Every invalid value, as "key: got X, expected Y" with the {@code llm} section's YAML keys;
+   * empty when valid. The base URL and API key are checked by the backend that needs them.
+   */
+  public List<String> problems() {
+    List<String> problems = new ArrayList<>();
+    if (maxConcurrency < 1) {
+      problems.add("max_concurrency: got " + maxConcurrency + ", expected an integer >= 1");
+    }
+    if (maxAttempts < 1) {
+      problems.add("max_attempts: got " + maxAttempts + ", expected an integer >= 1");
+    }
+    if (requestTimeoutSeconds < 1 || rowTimeoutSeconds < requestTimeoutSeconds) {
+      problems.add(
+          "row_timeout_seconds: got "
+              + rowTimeoutSeconds
+              + " with request_timeout_seconds "
+              + requestTimeoutSeconds
+              + ", expected 1 <= request_timeout_seconds <= row_timeout_seconds");
+    }
+    if (initialBackoffMillis < 1) {
+      problems.add(
+          "initial_backoff_millis: got " + initialBackoffMillis + ", expected an integer >= 1");
+    }
+    if (maxBackoffMillis < initialBackoffMillis) {
+      problems.add(
+          "max_backoff_millis: got "
+              + maxBackoffMillis
+              + ", expected at least initial_backoff_millis ("
+              + initialBackoffMillis
+              + ")");
+    }
+    String deviceProblem = Devices.problem(device);
+    if (deviceProblem != null) {
+      problems.add(deviceProblem);
+    }
+    return problems;
   }
 }

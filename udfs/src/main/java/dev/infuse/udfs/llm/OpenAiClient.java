@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -47,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * timeout starts when the row gets its permit, not when it is queued: callers may queue thousands.
  */
 public final class OpenAiClient implements LlmClient {
-  static final String BACKEND = "openai";
+
   private static final Logger LOG = LoggerFactory.getLogger(OpenAiClient.class);
 
   private final LlmSettings settings;
@@ -93,13 +94,13 @@ public final class OpenAiClient implements LlmClient {
                 (Integer attempt, Either<Throwable, ChatResponse> outcome) ->
                     wait(backoff, attempt, outcome))
             .build();
-    this.retry = Retry.of(BACKEND, config);
+    this.retry = Retry.of(LlmBackend.OPENAI.id(), config);
     this.permits = new AsyncPermits(settings.maxConcurrency(), scheduler);
   }
 
   @Override
   public String backend() {
-    return BACKEND;
+    return LlmBackend.OPENAI.id();
   }
 
   @Override
@@ -426,28 +427,10 @@ public final class OpenAiClient implements LlmClient {
 
   private static LlmSettings validate(LlmSettings settings) {
     Objects.requireNonNull(settings, "settings");
+    List<String> problems = settings.problems();
     require(
-        settings.maxConcurrency() >= 1,
-        "llm.maxConcurrency must be at least 1, got " + settings.maxConcurrency());
-    require(
-        settings.requestTimeoutSeconds() >= 1,
-        "llm.requestTimeoutSeconds must be at least 1, got " + settings.requestTimeoutSeconds());
-    require(
-        settings.rowTimeoutSeconds() >= 1,
-        "llm.rowTimeoutSeconds must be at least 1, got " + settings.rowTimeoutSeconds());
-    require(
-        settings.maxAttempts() >= 1,
-        "llm.maxAttempts must be at least 1, got " + settings.maxAttempts());
-    require(
-        settings.initialBackoffMillis() >= 1,
-        "llm.initialBackoffMillis must be at least 1, got " + settings.initialBackoffMillis());
-    require(
-        settings.maxBackoffMillis() >= settings.initialBackoffMillis(),
-        "llm.maxBackoffMillis ("
-            + settings.maxBackoffMillis()
-            + ") must be at least llm.initialBackoffMillis ("
-            + settings.initialBackoffMillis()
-            + ")");
+        problems.isEmpty(),
+        problems.stream().map(p -> "llm." + p).collect(java.util.stream.Collectors.joining("; ")));
     return settings;
   }
 
@@ -459,7 +442,8 @@ public final class OpenAiClient implements LlmClient {
 
   private static URI endpoint(String baseUrl) {
     require(
-        baseUrl != null && !baseUrl.isBlank(), "llm.baseUrl is required for the openai backend");
+        baseUrl != null && !baseUrl.isBlank(),
+        "llm.base_url: got nothing, expected the endpoint, e.g. http://host:8000/v1, for the openai backend");
     String base = baseUrl.strip();
     while (base.endsWith("/")) {
       base = base.substring(0, base.length() - 1);
@@ -468,10 +452,10 @@ public final class OpenAiClient implements LlmClient {
       URI uri = new URI(base + "/chat/completions");
       require(
           "http".equals(uri.getScheme()) || "https".equals(uri.getScheme()),
-          "llm.baseUrl must be an http or https URL, got '" + baseUrl + "'");
+          "llm.base_url: got '" + baseUrl + "', expected an http or https URL");
       return uri;
     } catch (URISyntaxException e) {
-      throw new IllegalArgumentException("llm.baseUrl is not a URL: '" + baseUrl + "'", e);
+      throw new IllegalArgumentException("llm.base_url: got '" + baseUrl + "', expected a URL", e);
     }
   }
 
@@ -483,7 +467,9 @@ public final class OpenAiClient implements LlmClient {
     String value = env.apply(variable.strip());
     require(
         value != null && !value.isBlank(),
-        "llm.apiKeyEnv names the environment variable " + variable.strip() + ", which is not set");
+        "llm.api_key_env: names the environment variable "
+            + variable.strip()
+            + ", which is not set");
     return value.strip();
   }
 

@@ -1,11 +1,11 @@
 package dev.infuse.udfs.retrieve;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import dev.infuse.udfs.common.EnumNames;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
-import java.util.stream.Collectors;
 
 /**
  * The order in which retrieved chunks go into a prompt. Retrieval returns chunks best first;
@@ -18,8 +18,16 @@ public enum ChunkOrder {
   /** The ranking reversed: the best chunk last, right before the question (EntiGraph). */
   BEST_LAST;
 
+  /** The name in config and tables. */
+  @JsonValue
   public String id() {
-    return name().toLowerCase(Locale.ROOT);
+    return EnumNames.id(this);
+  }
+
+  /** As spelled in config, so messages read like the YAML. */
+  @Override
+  public String toString() {
+    return id();
   }
 
   /**
@@ -35,17 +43,8 @@ public enum ChunkOrder {
     return out;
   }
 
-  /** {@code best_first} or {@code best_last}. */
-  public static ChunkOrder parse(String name) {
-    for (ChunkOrder order : values()) {
-      if (order.id().equals(name)) {
-        return order;
-      }
-    }
-    throw new IllegalArgumentException("chunk order: got " + name + ", expected one of " + names());
-  }
-
-  public static String names() {
-    return Arrays.stream(values()).map(ChunkOrder::id).collect(Collectors.joining(", "));
+  @JsonCreator
+  public static ChunkOrder fromName(String name) {
+    return EnumNames.parse(ChunkOrder.class, name);
   }
 }

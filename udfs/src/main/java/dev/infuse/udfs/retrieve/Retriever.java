@@ -1,8 +1,8 @@
 package dev.infuse.udfs.retrieve;
 
-import java.util.Arrays;
-import java.util.Locale;
-import java.util.stream.Collectors;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import dev.infuse.udfs.common.EnumNames;
 
 /** The retrievers, by the name stored in {@code retrievals.retriever}. */
 public enum Retriever {
@@ -13,8 +13,16 @@ public enum Retriever {
   /** Reciprocal-rank fusion of the BM25 and dense rankings ({@link ReciprocalRankFusion}). */
   HYBRID;
 
+  /** The name in config and tables. */
+  @JsonValue
   public String id() {
-    return name().toLowerCase(Locale.ROOT);
+    return EnumNames.id(this);
+  }
+
+  /** As spelled in config, so messages read like the YAML. */
+  @Override
+  public String toString() {
+    return id();
   }
 
   public boolean usesBm25() {
@@ -25,16 +33,8 @@ public enum Retriever {
     return this != BM25;
   }
 
-  public static Retriever parse(String name) {
-    for (Retriever retriever : values()) {
-      if (retriever.id().equals(name)) {
-        return retriever;
-      }
-    }
-    throw new IllegalArgumentException("retriever: got " + name + ", expected one of " + names());
-  }
-
-  public static String names() {
-    return Arrays.stream(values()).map(Retriever::id).collect(Collectors.joining(", "));
+  @JsonCreator
+  public static Retriever fromName(String name) {
+    return EnumNames.parse(Retriever.class, name);
   }
 }

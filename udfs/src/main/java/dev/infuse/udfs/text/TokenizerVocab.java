@@ -69,4 +69,18 @@ public final class TokenizerVocab {
     throw new IllegalArgumentException(
         "tokenizer.json has none of the tokens " + String.join(", ", tokens));
   }
+
+  /**
+   * The id that ends a document in packed training text: the first of {@code <|endoftext|>}, {@code
+   * </s>}, {@code <eos>} and {@code [SEP]} the vocabulary has. Training and shard building both
+   * take it from here, so a model and the shards it trains on agree.
+   */
+  public int eosId() {
+    return firstKnown("<|endoftext|>", "</s>", "<eos>", "[SEP]");
+  }
+
+  /** The id that pads a packed sequence: the first of {@code <pad>}, {@code [PAD]}, then EOS. */
+  public int padId() {
+    return firstKnown("<pad>", "[PAD]", "<|endoftext|>", "</s>");
+  }
 }

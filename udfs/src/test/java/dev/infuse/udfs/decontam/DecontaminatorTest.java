@@ -188,8 +188,8 @@ class DecontaminatorTest {
 
   @Test
   void badSettingsNameTheOption() {
-    assertThatThrownBy(() -> DecontaminationMode.parse("cut"))
-        .hasMessageContaining("decontamination mode: got 'cut', expected remove_span or drop_row");
+    assertThatThrownBy(() -> DecontaminationMode.fromName("cut"))
+        .hasMessage("got cut, expected remove_span or drop_row");
     assertThatThrownBy(() -> new DecontaminationSettings(0, 1, DecontaminationMode.DROP_ROW, 0))
         .hasMessageContaining("ngram_words");
     assertThatThrownBy(() -> new DecontaminationSettings(13, 8, DecontaminationMode.DROP_ROW, -1))

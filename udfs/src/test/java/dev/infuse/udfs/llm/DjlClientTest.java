@@ -190,9 +190,9 @@ class DjlClientTest {
   }
 
   @Test
-  void theRegistryListsDjlAndItNeedsAModelDirectory() {
-    assertThat(LlmClients.backends()).contains("djl");
-    LlmSettings noModel = new LlmSettings("djl", null, " ", null, 4, 30, 60, 1, 100, 1000);
+  void theDjlBackendBuildsADjlClientThatNeedsAModelDirectory() {
+    assertThat(LlmBackend.fromName("djl")).isEqualTo(LlmBackend.DJL);
+    LlmSettings noModel = new LlmSettings(LlmBackend.DJL, null, " ", null, 4, 30, 60, 1, 100, 1000);
     assertThatThrownBy(() -> LlmClients.forSettings(noModel))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
 class ExtractiveClientTest {
   private static final ExtractiveClient CLIENT =
       new ExtractiveClient(
-          new LlmSettings("extractive", null, "extractive", null, 4, 30, 60, 1, 100, 1000));
+          new LlmSettings(
+              LlmBackend.EXTRACTIVE, null, "extractive", null, 4, 30, 60, 1, 100, 1000));
   private static final List<QualityDocuments.Doc> DOCS = QualityDocuments.load();
   private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -212,7 +212,7 @@ class FakeOpenAiServerTest {
   void serves256ConcurrentConnections() throws Exception {
     server.setLatencyMillis(800);
     LlmSettings settings =
-        new LlmSettings("openai", server.baseUrl(), "m", null, 256, 10, 30, 1, 10, 100);
+        new LlmSettings(LlmBackend.OPENAI, server.baseUrl(), "m", null, 256, 10, 30, 1, 10, 100);
     try (OpenAiClient client = new OpenAiClient(settings)) {
       List<CompletableFuture<ChatResponse>> futures = new ArrayList<>();
       for (int i = 0; i < 256; i++) {

@@ -295,16 +295,27 @@ class OpenAiClientTest {
     LlmSettings base = settings(4, 5, 10, 3);
     List<LlmSettings> invalid =
         List.of(
-            new LlmSettings("openai", " ", "m", null, 4, 5, 10, 3, 10, 100),
-            new LlmSettings("openai", "ftp://host/v1", "m", null, 4, 5, 10, 3, 10, 100),
-            new LlmSettings("openai", base.baseUrl(), "m", null, 0, 5, 10, 3, 10, 100),
-            new LlmSettings("openai", base.baseUrl(), "m", null, 4, 0, 10, 3, 10, 100),
-            new LlmSettings("openai", base.baseUrl(), "m", null, 4, 5, 10, 0, 10, 100),
-            new LlmSettings("openai", base.baseUrl(), "m", null, 4, 5, 10, 3, 100, 10));
-    for (LlmSettings settings : invalid) {
+            new LlmSettings(LlmBackend.OPENAI, " ", "m", null, 4, 5, 10, 3, 10, 100),
+            new LlmSettings(LlmBackend.OPENAI, "ftp://host/v1", "m", null, 4, 5, 10, 3, 10, 100),
+            new LlmSettings(LlmBackend.OPENAI, base.baseUrl(), "m", null, 0, 5, 10, 3, 10, 100),
+            new LlmSettings(LlmBackend.OPENAI, base.baseUrl(), "m", null, 4, 0, 10, 3, 10, 100),
+            new LlmSettings(LlmBackend.OPENAI, base.baseUrl(), "m", null, 4, 5, 10, 0, 10, 100),
+            new LlmSettings(LlmBackend.OPENAI, base.baseUrl(), "m", null, 4, 5, 10, 3, 100, 10));
+    List<String> keys =
+        List.of(
+            "llm.base_url",
+            "llm.base_url",
+            "llm.max_concurrency",
+            "llm.row_timeout_seconds",
+            "llm.max_attempts",
+            "llm.max_backoff_millis");
+    for (int i = 0; i < invalid.size(); i++) {
+      LlmSettings settings = invalid.get(i);
+      // Messages name the key as the YAML spells it.
       assertThatThrownBy(() -> new OpenAiClient(settings, ENV))
           .as(settings.toString())
-          .isInstanceOf(IllegalArgumentException.class);
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith(keys.get(i) + ": got ");
     }
   }
 
@@ -343,7 +354,7 @@ class OpenAiClientTest {
   private LlmSettings settings(
       int maxConcurrency, int requestTimeoutSeconds, int rowTimeoutSeconds, int maxAttempts) {
     return new LlmSettings(
-        "openai",
+        LlmBackend.OPENAI,
         server.baseUrl(),
         "test-model",
         null,

@@ -143,7 +143,8 @@ class RequestKeysTest {
     String key = "sk-never-in-the-request";
     OpenAiClient client =
         new OpenAiClient(
-            new LlmSettings("openai", "http://127.0.0.1:9/v1", "m", "KEY_VAR", 1, 1, 1, 1, 1, 1),
+            new LlmSettings(
+                LlmBackend.OPENAI, "http://127.0.0.1:9/v1", "m", "KEY_VAR", 1, 1, 1, 1, 1, 1),
             name -> key);
     try {
       assertThat(RequestKeys.canonicalJson(client.backend(), request(PARAMS)))

@@ -96,14 +96,15 @@ class DenseFusionRecallTest {
   @Test
   void chunkOrderPutsTheBestChunkFirstOrLast() {
     List<String> ranked = List.of("rank1", "rank2", "rank3");
-    assertThat(ChunkOrder.parse("best_first").arrange(ranked))
+    assertThat(ChunkOrder.fromName("best_first").arrange(ranked))
         .containsExactly("rank1", "rank2", "rank3");
-    assertThat(ChunkOrder.parse("best_last").arrange(ranked))
+    assertThat(ChunkOrder.fromName("best_last").arrange(ranked))
         .containsExactly("rank3", "rank2", "rank1");
     assertThat(ranked).containsExactly("rank1", "rank2", "rank3");
-    assertThatThrownBy(() -> ChunkOrder.parse("middle"))
-        .hasMessage("chunk order: got middle, expected one of best_first, best_last");
-    assertThat(Retriever.parse("hybrid").usesBm25()).isTrue();
-    assertThatThrownBy(() -> Retriever.parse("splade")).hasMessageContaining("bm25, dense, hybrid");
+    assertThatThrownBy(() -> ChunkOrder.fromName("middle"))
+        .hasMessage("got middle, expected best_first or best_last");
+    assertThat(Retriever.fromName("hybrid").usesBm25()).isTrue();
+    assertThatThrownBy(() -> Retriever.fromName("splade"))
+        .hasMessage("got splade, expected bm25, dense or hybrid");
   }
 }

@@ -60,6 +60,24 @@ public record TrainingConfig(
         true);
   }
 
+  /** The same training with its data order drawn from {@code newSeed}. */
+  public TrainingConfig withSeed(long newSeed) {
+    return new TrainingConfig(
+        steps,
+        batchSize,
+        learningRate,
+        minLearningRate,
+        warmupSteps,
+        weightDecay,
+        beta1,
+        beta2,
+        epsilon,
+        gradientClip,
+        newSeed,
+        checkpointEvery,
+        maskDocumentBoundaries);
+  }
+
   /** Every invalid value, each naming the field and what was expected; empty when valid. */
   public List<String> problems() {
     List<String> problems = new ArrayList<>();

@@ -1,12 +1,9 @@
-package dev.infuse.jobs.cli;
+package dev.infuse.jobs.run;
 
-import dev.infuse.jobs.JobRun;
-import dev.infuse.jobs.RunCounts;
 import dev.infuse.jobs.config.ConfigLoader;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.spark.sql.SparkSession;
 
@@ -39,26 +36,17 @@ public final class RecordedSteps {
     this.err = err;
   }
 
-  /** A step failed: the chain stops with the job's exit code (1 failed, 2 bad config). */
-  public static final class StepFailedException extends RuntimeException {
-    private final int code;
-
-    StepFailedException(String step, int code) {
-      super(step + " failed with exit code " + code);
-      this.code = code;
-    }
-
-    public int code() {
-      return code;
-    }
-  }
-
   public SparkSession spark() {
     return spark;
   }
 
   public PrintWriter out() {
     return out;
+  }
+
+  /** A fresh loader of the chain's base config, for a caller that plans steps from it. */
+  public ConfigLoader baseConfig() {
+    return base.get();
   }
 
   /** Prints the next step's heading, for a step that is not a recorded job. */
@@ -75,35 +63,20 @@ public final class RecordedSteps {
    *     printed
    * @throws dev.infuse.jobs.config.ConfigException when the step's config is invalid
    */
-  public String run(
-      String title,
-      String name,
-      Function<JobRun, RunCounts> job,
-      Consumer<ConfigLoader> overrides) {
+  public String run(String title, String name, Job job, Consumer<ConfigLoader> overrides) {
     ConfigLoader loader = base.get();
     overrides.accept(loader);
     JobRun run = new JobRun(name, spark, loader.load(), out, err);
     heading(title);
-    int code =
-        new JobCommand() {
-          @Override
-          protected String jobName() {
-            return name;
-          }
-
-          @Override
-          protected RunCounts execute(JobRun r) {
-            return job.apply(r);
-          }
-        }.runRecorded(run);
-    if (code != 0) {
-      throw new StepFailedException(name, code);
+    RunStatus status = RecordedRun.execute(run, job);
+    if (status != RunStatus.SUCCEEDED) {
+      throw new StepFailedException(name, status);
     }
     return run.runId();
   }
 
   /** A run with no overrides of its own. */
-  public String run(String title, String name, Function<JobRun, RunCounts> job) {
+  public String run(String title, String name, Job job) {
     return run(title, name, job, loader -> {});
   }
 }

@@ -1,6 +1,4 @@
-package dev.infuse.jobs.cli;
-
-import dev.infuse.jobs.RunCounts;
+package dev.infuse.jobs.run;
 
 /** A run that did its work but must exit non-zero, such as ingest over its bad-record ceiling. */
 public final class JobFailedException extends RuntimeException {

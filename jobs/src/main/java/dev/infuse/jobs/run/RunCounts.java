@@ -1,4 +1,4 @@
-package dev.infuse.jobs;
+package dev.infuse.jobs.run;
 
 import java.util.Map;
 import java.util.TreeMap;

@@ -1,4 +1,4 @@
-package dev.infuse.jobs;
+package dev.infuse.jobs.run;
 
 /** Version and commit of the running build, recorded with every run. */
 public final class BuildInfo {

@@ -1,9 +1,11 @@
-package dev.infuse.jobs;
+package dev.infuse.jobs.run;
 
 import dev.infuse.jobs.config.ConfigJson;
 import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.contract.Contracts;
+import dev.infuse.jobs.io.Quarantine;
 import dev.infuse.jobs.io.Warehouse;
+import dev.infuse.jobs.io.WriteResult;
 import dev.infuse.jobs.spark.SparkRows;
 import java.io.PrintWriter;
 import java.sql.Timestamp;
@@ -13,6 +15,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
@@ -80,6 +83,24 @@ public final class JobRun {
 
   public PrintWriter err() {
     return err;
+  }
+
+  /**
+   * Writes this run's dead letters ({@link Quarantine#deadLetters}) to {@code quarantine}, creating
+   * the table if need be. A record quarantined before keeps its first run id.
+   */
+  public WriteResult quarantine(Dataset<Row> deadLetters) {
+    return Quarantine.write(warehouse, Quarantine.rows(deadLetters, job, runId, startedAt));
+  }
+
+  /**
+   * As {@link #quarantine(Dataset)}, but when the job has counted {@code count} = 0 dead letters it
+   * leaves the table alone, without an action.
+   */
+  public WriteResult quarantine(Dataset<Row> deadLetters, long count) {
+    return count == 0
+        ? WriteResult.unchanged(Quarantine.contract().table())
+        : quarantine(deadLetters);
   }
 
   /**

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.infuse.jobs.InfuseHome;
 import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.config.ConfigLoader;
 import dev.infuse.jobs.contract.Contract;
@@ -19,50 +18,34 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
- * {@code validate}: loads every config under {@code conf/}, every prompt under {@code
- * conf/prompts/}, every mixture under {@code conf/mixtures/} and every contract under {@code
- * data-contracts/}, and reports every error it finds, not just the first. Exits 1 when any file is
- * invalid. Needs no Spark session.
+ * Loads every config under {@code conf/}, every prompt under {@code conf/prompts/}, every mixture
+ * under {@code conf/mixtures/} and every contract under {@code data-contracts/}, and reports every
+ * error it finds, not just the first. Needs no Spark session.
  */
-@Command(
-    name = "validate",
-    mixinStandardHelpOptions = true,
-    sortOptions = false,
-    description = {
-      "Check every config and prompt under conf/ and every contract under data-contracts/.",
-      "Reports all errors; exits 1 if any file is invalid."
-    })
-public final class ValidateCommand implements Callable<Integer> {
-  @Spec CommandSpec spec;
-
-  @Option(
-      names = "--conf-dir",
-      paramLabel = "DIR",
-      description = "Config directory (default: <infuse home>/conf).")
-  Path confDir;
-
-  @Option(
-      names = "--contracts-dir",
-      paramLabel = "DIR",
-      description = "Contracts directory (default: <infuse home>/data-contracts).")
-  Path contractsDir;
-
+public final class RepositoryCheck {
   private final ObjectMapper promptYaml =
       new ObjectMapper(new YAMLFactory()).enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-  @Override
-  public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
-    Path conf = confDir != null ? confDir : InfuseHome.resolve("conf");
-    Path contracts = contractsDir != null ? contractsDir : InfuseHome.resolve("data-contracts");
+  private final Supplier<ConfigLoader> defaults;
+
+  /**
+   * @param defaults a fresh loader of the built-in defaults, to layer each config file over
+   */
+  public RepositoryCheck(Supplier<ConfigLoader> defaults) {
+    this.defaults = defaults;
+  }
+
+  /**
+   * Checks every file under {@code conf} and {@code contracts}, printing one line per file and one
+   * per problem, then a total.
+   *
+   * @return every problem, each prefixed with its file; empty when all are valid
+   */
+  public List<String> run(Path conf, Path contracts, PrintWriter out) {
     List<String> errors = new ArrayList<>();
     int files = 0;
     Path prompts = conf.resolve("prompts");
@@ -82,12 +65,12 @@ public final class ValidateCommand implements Callable<Integer> {
     }
     out.printf("%d file(s) checked, %d error(s)%n", files, errors.size());
     out.flush();
-    return errors.isEmpty() ? 0 : 1;
+    return errors;
   }
 
   private List<String> checkConfig(Path file) {
     try {
-      ConfigLoader.withDefaults().file(file).load();
+      defaults.get().file(file).load();
       return List.of();
     } catch (ConfigException e) {
       return e.problems();

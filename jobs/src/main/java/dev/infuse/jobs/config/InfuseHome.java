@@ -1,4 +1,4 @@
-package dev.infuse.jobs;
+package dev.infuse.jobs.config;
 
 import java.nio.file.Path;
 

@@ -1,0 +1,67 @@
+package dev.infuse.jobs.answer;
+
+import dev.infuse.jobs.config.ConfigSection;
+import dev.infuse.udfs.answer.Setting;
+import dev.infuse.udfs.retrieve.ChunkOrder;
+import dev.infuse.udfs.retrieve.Retriever;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@code answer} section: one backend and model on one benchmark's questions in one setting.
+ * See defaults.yaml for each key.
+ *
+ * @param benchmark questions.benchmark to answer; required by the job (null here so other jobs need
+ *     none)
+ * @param split only this split; null for all
+ * @param setting closed_book, rag (retrieved chunks in context), trained (the model in {@code
+ *     model_dir}) or trained_rag
+ * @param mode auto, generate, loglikelihood or embedding
+ * @param retriever which retriever's rows of {@code retrievals} to use; null for the only one there
+ * @param k the top-k retrieved chunks put in context
+ * @param chunkOrder best_first or best_last (the best chunk nearest the question)
+ * @param modelDir the model directory from {@code train} for the trained settings
+ * @param maxQuestions the most questions, in question_id order; 0 for all
+ */
+public record AnswerConfig(
+    String benchmark,
+    String split,
+    Setting setting,
+    AnswerMode mode,
+    Retriever retriever,
+    int k,
+    ChunkOrder chunkOrder,
+    boolean chainOfThought,
+    String modelDir,
+    int maxTokens,
+    double temperature,
+    int maxQuestions)
+    implements ConfigSection {
+
+  @Override
+  public List<String> problems() {
+    List<String> problems = new ArrayList<>();
+    if (setting == null) {
+      problems.add("setting: got nothing, expected closed_book, rag, trained or trained_rag");
+    }
+    if (mode == null) {
+      problems.add("mode: got nothing, expected auto, generate, loglikelihood or embedding");
+    }
+    if (chunkOrder == null) {
+      problems.add("chunk_order: got nothing, expected best_first or best_last");
+    }
+    if (k < 1) {
+      problems.add("k: got " + k + ", expected an integer >= 1");
+    }
+    if (maxTokens < 1) {
+      problems.add("max_tokens: got " + maxTokens + ", expected an integer >= 1");
+    }
+    if (!(temperature >= 0)) {
+      problems.add("temperature: got " + temperature + ", expected >= 0 (0 for greedy)");
+    }
+    if (maxQuestions < 0) {
+      problems.add("max_questions: got " + maxQuestions + ", expected >= 0 (0 for all)");
+    }
+    return problems;
+  }
+}

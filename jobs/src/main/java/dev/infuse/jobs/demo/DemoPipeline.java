@@ -1,0 +1,286 @@
+package dev.infuse.jobs.demo;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.sum;
+
+import dev.infuse.jobs.chunk.ChunkJob;
+import dev.infuse.jobs.config.ConfigException;
+import dev.infuse.jobs.config.ConfigLoader;
+import dev.infuse.jobs.config.InfuseConfig;
+import dev.infuse.jobs.config.InfuseHome;
+import dev.infuse.jobs.embed.EmbedJob;
+import dev.infuse.jobs.evaluate.EvaluateConfig;
+import dev.infuse.jobs.evaluate.Evaluation;
+import dev.infuse.jobs.generate.GenDocsJob;
+import dev.infuse.jobs.generate.GenQaJob;
+import dev.infuse.jobs.ingest.IngestJob;
+import dev.infuse.jobs.io.Warehouse;
+import dev.infuse.jobs.llm.LlmConfig;
+import dev.infuse.jobs.run.RecordedSteps;
+import dev.infuse.jobs.shards.BuildShardsJob;
+import dev.infuse.jobs.train.TrainConfig;
+import dev.infuse.jobs.train.TrainJob;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The main pipeline on the embedded defaults, with no model server and nothing to download: ingest
+ * the QuALITY sample shipped in {@code samples/}, chunk and embed it, generate synthetic data,
+ * build training shards at three token counts, train a tiny model on each and query the largest,
+ * then evaluate them against RAG. Each job is a normal recorded run, in one Spark session. Later
+ * recipes extend this same pipeline.
+ */
+public final class DemoPipeline {
+  /** Where the demo's full shard build goes, relative to the warehouse. */
+  static final String DEMO_SHARDS = "shards/demo";
+
+  /**
+   * The scaling sweep: the same mixture cut at three token targets, each model trained for one pass
+   * over its shards, so the models differ only in how much synthetic data they saw. The last point
+   * is the demo's main model.
+   */
+  static final List<SweepPoint> SWEEP =
+      List.of(
+          new SweepPoint(20_000, DEMO_SHARDS + "-20k", "models/tiny-20k"),
+          new SweepPoint(40_000, DEMO_SHARDS + "-40k", "models/tiny-40k"),
+          new SweepPoint(80_000, DEMO_SHARDS, "models/tiny"));
+
+  /** One point of the sweep: the mixture's token target, its shards and its model. */
+  record SweepPoint(long totalTokens, String shards, String modelDir) {}
+
+  private final Supplier<ConfigLoader> userConfig;
+  private final List<String> settings;
+  private final InfuseConfig config;
+
+  /**
+   * Plans the demo over the user's config (the warehouse, the master and any key they set); fails
+   * before any job when the sample is missing.
+   *
+   * @throws ConfigException when the config cannot be used
+   */
+  public DemoPipeline(Supplier<ConfigLoader> userConfig) {
+    this.userConfig = userConfig;
+    InfuseConfig base = userConfig.get().load();
+    Path input = InfuseHome.resolve(base.section(DemoConfig.class).input());
+    if (!Files.isRegularFile(input)) {
+      throw new ConfigException(
+          List.of(
+              "demo.input: got "
+                  + input
+                  + ", expected the QuALITY sample file (run from the repository root, or set"
+                  + " INFUSE_HOME)"));
+    }
+    this.settings =
+        List.of(
+            "ingest.format=quality",
+            "ingest.input=" + input,
+            // The demo trains on the shards it builds, cut to the model's sequence length.
+            "shards.sequence_length=" + base.section(TrainConfig.class).sequenceLength(),
+            // Every QuALITY question retrieves from its own article; the answers read the top 4
+            // chunks.
+            "retrieve.k=4",
+            "answer.k=4",
+            // The evaluation: the model-free reader with RAG, and every model of the sweep
+            // closed-book and with RAG.
+            "evaluate.benchmarks=[quality]",
+            "evaluate.settings=[rag, trained, trained_rag]",
+            "evaluate.compare=[[rag, trained_rag], [rag, trained]]",
+            "evaluate.models=["
+                + String.join(", ", SWEEP.stream().map(SweepPoint::modelDir).toList())
+                + "]");
+    this.config = config().load();
+  }
+
+  /** A fresh loader of the user's config with the demo's keys on top. */
+  public ConfigLoader config() {
+    ConfigLoader loader = userConfig.get();
+    for (String setting : settings) {
+      int eq = setting.indexOf('=');
+      String key = setting.substring(0, eq);
+      // Paths are strings as given; only the demo's numbers and lists go through YAML.
+      if (key.endsWith("input")) {
+        loader.setString(key, setting.substring(eq + 1));
+      } else {
+        loader.set(setting);
+      }
+    }
+    return loader;
+  }
+
+  /** How many numbered steps the demo runs. */
+  public int steps() {
+    // The evaluation is planned once its models exist, but its step count follows from the
+    // config alone.
+    return 5
+        + 2 * SWEEP.size()
+        + 1
+        + Evaluation.steps(config.section(EvaluateConfig.class), SWEEP.size(), true, false);
+  }
+
+  /**
+   * Runs every step in {@code spark}, then prints the evaluation's numbers, where to look, and the
+   * time since {@code startedNanos} ({@link System#nanoTime}).
+   *
+   * @throws dev.infuse.jobs.run.StepFailedException when a step fails
+   */
+  public void run(SparkSession spark, PrintWriter out, PrintWriter err, long startedNanos) {
+    RecordedSteps steps = new RecordedSteps(spark, this::config, steps(), out, err);
+    steps.run(
+        "ingest: QuALITY sample -> documents, questions",
+        IngestJob.NAME,
+        run -> new IngestJob(run).run());
+    steps.run("chunk: documents -> chunks", ChunkJob.NAME, run -> new ChunkJob(run).run());
+    steps.run(
+        "embed: chunks -> chunk_embeddings (all-MiniLM-L6-v2, ONNX Runtime through DJL)",
+        EmbedJob.NAME,
+        run -> new EmbedJob(run).run());
+    steps.run(
+        "gen-qa: chunks -> synthetic_qa (llm.backend "
+            + config.section(LlmConfig.class).client().backend()
+            + ")",
+        GenQaJob.NAME,
+        run -> new GenQaJob(run).run());
+    steps.run(
+        "gen-docs: documents -> synthetic_docs (rephrase, entity, focal)",
+        GenDocsJob.NAME,
+        run -> new GenDocsJob(run).run());
+    for (SweepPoint point : SWEEP) {
+      steps.run(
+          String.format(
+              Locale.ROOT,
+              "build-shards: dedup, decontaminate, mix %,d tokens, pack -> Parquet, JSONL"
+                  + " and Megatron shards in %s",
+              point.totalTokens(),
+              point.shards()),
+          BuildShardsJob.NAME,
+          run -> new BuildShardsJob(run).run(),
+          loader ->
+              loader
+                  .setString("shards.output", point.shards())
+                  .set("shards.total_tokens=" + point.totalTokens()));
+    }
+    Warehouse warehouse = new Warehouse(spark, config.warehouse());
+    for (SweepPoint point : SWEEP) {
+      String shards = localPath(config.warehouse(), point.shards());
+      int trainSteps =
+          onePass(warehouse, shards, config.section(TrainConfig.class).training().batchSize());
+      steps.run(
+          String.format(
+              Locale.ROOT,
+              "train: %s -> a tiny causal LM in %s, %d steps: one pass (DJL, PyTorch" + " engine)",
+              point.shards(),
+              point.modelDir(),
+              trainSteps),
+          TrainJob.NAME,
+          run -> new TrainJob(run).run(),
+          loader ->
+              loader
+                  .setString("train.shards", shards)
+                  .setString("train.model_dir", point.modelDir())
+                  .set("train.steps=" + trainSteps));
+    }
+    Path modelDir = TrainJob.modelDir(config.warehouse(), SWEEP.get(SWEEP.size() - 1).modelDir());
+    steps.heading(
+        "ask the largest model through the djl backend (tiny and briefly trained: this proves the"
+            + " path, not the quality)");
+    TrainedModelProbe.run(warehouse, config, modelDir, out);
+
+    // The chunks are fresh: the evaluation starts at index.
+    Evaluation.Result result = new Evaluation(config().load(), false).run(steps);
+    Evaluation.printSummary(warehouse, result, out);
+    printWhereToLook(warehouse, config, startedNanos, out);
+  }
+
+  /** Steps for one pass over a build's Parquet sequences, as its shard_manifest rows count them. */
+  private static int onePass(Warehouse warehouse, String shards, int batchSize) {
+    Row sequences =
+        warehouse
+            .read("shard_manifest")
+            .filter(col("format").equalTo("parquet").and(col("output").equalTo("file:" + shards)))
+            .agg(sum("sequences"))
+            .head();
+    if (sequences.isNullAt(0)) {
+      throw new IllegalStateException("shard_manifest has no parquet rows for file:" + shards);
+    }
+    return (int) Math.max(1, (sequences.getLong(0) + batchSize - 1) / batchSize);
+  }
+
+  /** A shard output as train.shards reads it: an absolute path under a local warehouse. */
+  private static String localPath(String warehouse, String relative) {
+    return TrainJob.modelDir(warehouse, relative).toString();
+  }
+
+  private static void printWhereToLook(
+      Warehouse warehouse, InfuseConfig config, long started, PrintWriter out) {
+    out.printf(
+        Locale.ROOT,
+        "%nDemo finished in %.1f s. Warehouse: %s%n",
+        (System.nanoTime() - started) / 1e9,
+        warehouse.root());
+    for (String table : warehouse.tables()) {
+      out.printf(
+          Locale.ROOT,
+          "  %-22s %6d rows  %s%n",
+          table,
+          warehouse.read(table).count(),
+          warehouse.path(table));
+    }
+    String w = config.warehouse();
+    out.println();
+    out.println("Look at it:");
+    out.println(
+        "  bin/infuse sql --warehouse "
+            + w
+            + " \"SELECT doc_id, title, length(text) AS chars FROM documents\"");
+    out.println(
+        "  bin/infuse sql --warehouse "
+            + w
+            + " \"SELECT doc_id, count(*) AS chunks, max(n_tokens) AS max_tokens FROM chunks GROUP BY doc_id\"");
+    out.println(
+        "  bin/infuse sql --warehouse "
+            + w
+            + " --json \"SELECT question_id, question, options, gold FROM questions LIMIT 3\"");
+    out.println(
+        "  bin/infuse sql --warehouse "
+            + w
+            + " \"SELECT question, answer FROM synthetic_qa LIMIT 5\"");
+    out.println(
+        "  bin/infuse sql --warehouse "
+            + w
+            + " \"SELECT kind, variant, count(*) AS docs, sum(n_tokens) AS tokens FROM synthetic_docs GROUP BY kind, variant\"");
+    out.println(
+        "  bin/infuse sql --warehouse "
+            + w
+            + " \"SELECT run_id, job, status, input_count, output_count, quarantined_count FROM runs ORDER BY started_at\"");
+    out.println(
+        "  bin/infuse sql --warehouse "
+            + w
+            + " \"SELECT format, shard, sequences, documents, tokens, composition FROM shard_manifest ORDER BY format, shard\"");
+    out.println(
+        "  bin/infuse sql --warehouse "
+            + w
+            + " \"SELECT reason, count(*) AS dropped FROM shard_dedup_drops GROUP BY reason\"");
+    out.println("  cat " + localPath(w, DEMO_SHARDS) + "/stats.json");
+    out.println(
+        "  bin/infuse sql --warehouse "
+            + w
+            + " \"SELECT step, loss, lr, tokens_per_second FROM train_metrics ORDER BY step\"");
+    out.println(
+        "  bin/infuse sql --warehouse "
+            + w
+            + " \"SELECT setting, answer_mode, count(*) AS n, avg(CAST(correct AS INT))"
+            + " AS accuracy FROM predictions GROUP BY setting, answer_mode\"");
+    out.println(
+        "  bin/infuse sql --warehouse "
+            + w
+            + " \"SELECT setting, subset, metric, round(value, 3) AS value, n,"
+            + " round(ci_low, 3) AS ci_low, round(ci_high, 3) AS ci_high FROM scores ORDER BY setting, subset, metric\"");
+    out.flush();
+  }
+}

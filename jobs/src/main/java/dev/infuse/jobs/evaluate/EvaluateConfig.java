@@ -1,0 +1,65 @@
+package dev.infuse.jobs.evaluate;
+
+import dev.infuse.jobs.config.ConfigSection;
+import dev.infuse.udfs.answer.PromptFormats;
+import dev.infuse.udfs.answer.Setting;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+
+/**
+ * The {@code evaluate} section: the whole evaluation of Synthetic Mixed Training from one config,
+ * as a chain of recorded jobs. See defaults.yaml for each key.
+ *
+ * @param benchmarks questions.benchmark of each benchmark evaluated (quality, longhealth,
+ *     financebench, ...)
+ * @param settings the answer settings run on every benchmark
+ * @param models the trained settings' model directories from {@code train}; several trained on
+ *     different synthetic token counts are a sweep, fitted by {@code fit-scaling}
+ * @param compare setting pairs {@code [[a, b], ...]} compared (b - a) on every benchmark; a trained
+ *     setting stands for the last model of {@code models}; a pair with a setting not run is skipped
+ * @param retrieve chunk, index and retrieve before the rag settings; false reads {@code retrievals}
+ *     as they are
+ * @param report write the HTML and JSON report at the end
+ */
+public record EvaluateConfig(
+    List<String> benchmarks,
+    List<Setting> settings,
+    List<String> models,
+    List<List<Setting>> compare,
+    boolean retrieve,
+    boolean report)
+    implements ConfigSection {
+
+  /** Whether any setting reads retrieved chunks. */
+  public boolean anyRag() {
+    return settings.stream().anyMatch(Setting::rag);
+  }
+
+  @Override
+  public List<String> problems() {
+    List<String> problems = new ArrayList<>();
+    List<String> known = PromptFormats.benchmarks();
+    for (String benchmark : benchmarks) {
+      if (!known.contains(benchmark)) {
+        problems.add(
+            "benchmarks: got " + benchmark + ", expected one of " + String.join(", ", known));
+      }
+    }
+    if (settings.size() != new HashSet<>(settings).size()) {
+      problems.add("settings: got " + settings + ", expected each setting once");
+    }
+    for (String model : models) {
+      if (model == null || model.isBlank()) {
+        problems.add("models: got an empty entry in " + models + ", expected model directories");
+      }
+    }
+    for (List<Setting> pair : compare) {
+      if (pair.size() != 2 || pair.get(0) == pair.get(1)) {
+        problems.add(
+            "compare: got pair " + pair + ", expected two different settings [a, b] in each pair");
+      }
+    }
+    return problems;
+  }
+}
