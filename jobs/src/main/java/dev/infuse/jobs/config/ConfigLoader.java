@@ -6,12 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
-import com.fasterxml.jackson.databind.introspect.AnnotatedMember;
-import com.fasterxml.jackson.databind.introspect.JacksonAnnotationIntrospector;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.util.NameTransformer;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.infuse.udfs.common.EnumNames;
 import dev.infuse.udfs.common.Names;
@@ -56,15 +53,7 @@ public final class ConfigLoader {
       new ObjectMapper(new YAMLFactory())
           .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
           .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .setAnnotationIntrospector(
-              new JacksonAnnotationIntrospector() {
-                private static final long serialVersionUID = 1L;
-
-                @Override
-                public NameTransformer findUnwrappingNameTransformer(AnnotatedMember member) {
-                  return null;
-                }
-              });
+          .setAnnotationIntrospector(new UnwrappedAsNested());
 
   private final List<SectionType<?>> sections;
   private final ObjectNode tree;

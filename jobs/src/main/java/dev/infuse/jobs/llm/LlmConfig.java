@@ -55,6 +55,17 @@ public record LlmConfig(
       problems.add("backend: got nothing, expected extractive, openai or djl");
     }
     problems.addAll(client.problems());
+    if (client.requestTimeoutSeconds() >= 1
+        && client.rowTimeoutSeconds() < client.requestTimeoutSeconds()) {
+      // A row's time covers all its attempts: configured below one attempt's, no attempt could
+      // finish.
+      problems.add(
+          "row_timeout_seconds: got "
+              + client.rowTimeoutSeconds()
+              + " with request_timeout_seconds "
+              + client.requestTimeoutSeconds()
+              + ", expected 1 <= request_timeout_seconds <= row_timeout_seconds");
+    }
     if (maxTotalTokens < 0) {
       problems.add("max_total_tokens: got " + maxTotalTokens + ", expected >= 0 (0 for no limit)");
     }

@@ -6,9 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.introspect.AnnotatedMember;
-import com.fasterxml.jackson.databind.introspect.JacksonAnnotationIntrospector;
-import com.fasterxml.jackson.databind.util.NameTransformer;
+import dev.infuse.jobs.config.UnwrappedAsNested;
 import dev.infuse.udfs.mix.MixtureSpec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -70,15 +68,7 @@ public record ShardBuildInfo(
   private static final ObjectMapper READER =
       JSON.copy()
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .setAnnotationIntrospector(
-              new JacksonAnnotationIntrospector() {
-                private static final long serialVersionUID = 1L;
-
-                @Override
-                public NameTransformer findUnwrappingNameTransformer(AnnotatedMember member) {
-                  return null;
-                }
-              });
+          .setAnnotationIntrospector(new UnwrappedAsNested());
 
   /**
    * One format of the build.

@@ -79,8 +79,9 @@ public record LlmSettings(
   }
 
   /**
-   * Every invalid value, as "key: got X, expected Y" with the {@code llm} section's YAML keys;
-   * empty when valid. The base URL and API key are checked by the backend that needs them.
+   * Every value no client can work with, as "key: got X, expected Y" with the {@code llm} section's
+   * YAML keys; empty when valid. The base URL and API key are checked by the backend that needs
+   * them.
    */
   public List<String> problems() {
     List<String> problems = new ArrayList<>();
@@ -90,13 +91,12 @@ public record LlmSettings(
     if (maxAttempts < 1) {
       problems.add("max_attempts: got " + maxAttempts + ", expected an integer >= 1");
     }
-    if (requestTimeoutSeconds < 1 || rowTimeoutSeconds < requestTimeoutSeconds) {
+    if (requestTimeoutSeconds < 1) {
       problems.add(
-          "row_timeout_seconds: got "
-              + rowTimeoutSeconds
-              + " with request_timeout_seconds "
-              + requestTimeoutSeconds
-              + ", expected 1 <= request_timeout_seconds <= row_timeout_seconds");
+          "request_timeout_seconds: got " + requestTimeoutSeconds + ", expected an integer >= 1");
+    }
+    if (rowTimeoutSeconds < 1) {
+      problems.add("row_timeout_seconds: got " + rowTimeoutSeconds + ", expected an integer >= 1");
     }
     if (initialBackoffMillis < 1) {
       problems.add(

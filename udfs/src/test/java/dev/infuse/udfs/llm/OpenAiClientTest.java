@@ -306,7 +306,7 @@ class OpenAiClientTest {
             "llm.base_url",
             "llm.base_url",
             "llm.max_concurrency",
-            "llm.row_timeout_seconds",
+            "llm.request_timeout_seconds",
             "llm.max_attempts",
             "llm.max_backoff_millis");
     for (int i = 0; i < invalid.size(); i++) {
