@@ -408,6 +408,8 @@ class EvaluateEndToEndTest {
             "evaluate", "--warehouse", warehouse, "--set", "evaluate.compare=[[rag, rga]]");
     assertThat(badPair.code()).isEqualTo(2);
     assertThat(badPair.err())
-        .contains("evaluate.compare: got pair [rag, rga], expected settings among closed_book");
+        .contains(
+            "evaluate.compare: got rga, expected closed_book, rag, trained or trained_rag; did you"
+                + " mean rag?");
   }
 }

@@ -394,17 +394,21 @@ public final class ConfigLoader {
   }
 
   /**
-   * The elements of a list: names of an enum (an unknown one is reported and left out), or lists
-   * (pairs such as {@code [[a, b]]}).
+   * The elements of a list: names of an enum (an unknown one is reported and left out, and so is a
+   * pair that holds one), or lists (pairs such as {@code [[a, b]]}).
+   *
+   * @return whether an unknown name was left out
    */
-  private void checkElements(JsonNode list, Type generic, String key, Problems problems) {
+  private boolean checkElements(JsonNode list, Type generic, String key, Problems problems) {
     Type element = elementType(generic, 0);
+    boolean leftOut = false;
     if (element instanceof Class<?> enumType && enumType.isEnum()) {
-      for (java.util.Iterator<JsonNode> items = list.elements(); items.hasNext(); ) {
+      for (Iterator<JsonNode> items = list.elements(); items.hasNext(); ) {
         String problem = nameProblem(items.next(), enumType);
         if (problem != null) {
           problems.names.add(key + ": " + problem);
           items.remove();
+          leftOut = true;
         }
       }
     } else if (element instanceof ParameterizedType inner
@@ -420,11 +424,17 @@ public final class ConfigLoader {
                   + " with element "
                   + describe(item)
                   + ", expected a list of lists, e.g. [[a, b]]");
-          return;
+          return false;
         }
-        checkElements(item, inner, key, problems);
+      }
+      for (Iterator<JsonNode> items = list.elements(); items.hasNext(); ) {
+        if (checkElements(items.next(), inner, key, problems)) {
+          items.remove();
+          leftOut = true;
+        }
       }
     }
+    return leftOut;
   }
 
   /** Why {@code value} is not a name of {@code enumType}, or null when it is one. */

@@ -83,6 +83,23 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void aPairWithAnUnknownNameIsReportedOnceAndLeftOut() {
+    ConfigException error =
+        (ConfigException)
+            org.assertj.core.api.Assertions.catchThrowable(
+                () ->
+                    JobCatalog.configLoader()
+                        .set("evaluate.compare=[[rag, rga], [rag, rag]]")
+                        .load());
+    assertThat(error.problems())
+        .containsExactly(
+            "evaluate.compare: got rga, expected closed_book, rag, trained or trained_rag; did you"
+                + " mean rag?",
+            "evaluate.compare: got pair [rag, rag], expected two different settings [a, b] in each"
+                + " pair");
+  }
+
+  @Test
   void unknownKeyNamesTheNearestValidKey() {
     assertThatThrownBy(() -> JobCatalog.configLoader().set("chunk.max_token=12").load())
         .isInstanceOf(ConfigException.class)
