@@ -10,12 +10,11 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     header = "Answer a benchmark with one model in one setting.",
     description = {
-      "Answers one benchmark's questions into predictions.",
-      "Settings: closed_book, rag (top-k chunks of retrievals in context), trained and"
-          + " trained_rag (answer.model_dir).",
-      "Modes: generate (LLM client layer, cached in llm_calls), loglikelihood (djl), embedding",
-      "(the model-free default: the option most similar to the context; weak but real).",
-      "Backend and model: the llm section."
+      "Answers one benchmark's questions into predictions. Settings: closed_book, rag "
+          + "(top-k chunks of retrievals in context), trained and trained_rag (answer.model_dir). "
+          + "Modes: generate (LLM client layer, cached in llm_calls), loglikelihood (djl), "
+          + "embedding (the model-free default: the option most similar to the context; weak but "
+          + "real). Backend and model: the llm section."
     })
 public final class AnswerCommand extends JobCommand {
   @Option(

@@ -11,10 +11,10 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     header = "Mix, dedup, decontaminate and pack text into training shards.",
     description = {
-      "Mixes synthetic QA, synthetic documents, documents and replay text by a mixture file.",
-      "Exact and near-duplicate removal, benchmark decontamination, tokenization and packing, then",
-      "Parquet, JSONL and Megatron (.bin/.idx) shards with info.json, stats.json, COMPLETED and",
-      "shard_manifest rows."
+      "Mixes synthetic QA, synthetic documents, documents and replay text by a mixture "
+          + "file. Exact and near-duplicate removal, benchmark decontamination, tokenization and "
+          + "packing, then Parquet, JSONL and Megatron (.bin/.idx) shards with info.json, "
+          + "stats.json, COMPLETED and shard_manifest rows."
     })
 public final class BuildShardsCommand extends JobCommand {
   @Option(

@@ -10,8 +10,8 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     header = "Cut documents into token-bounded chunks with exact offsets.",
     description = {
-      "Chunks end at a paragraph or sentence end where they can. Offsets map back into",
-      "documents.text exactly; re-chunking replaces a document's chunks."
+      "Chunks end at a paragraph or sentence end where they can. Offsets map back into "
+          + "documents.text exactly; re-chunking replaces a document's chunks."
     })
 public final class ChunkCommand extends JobCommand {
   @Option(names = "--max-tokens", paramLabel = "N", description = "Chunk size in tokens.")

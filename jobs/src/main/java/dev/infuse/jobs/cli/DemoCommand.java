@@ -17,13 +17,14 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     header = "Run the whole pipeline on the embedded defaults.",
     description = {
-      "Ingest the QuALITY sample, chunk it, generate synthetic QA and documents (rephrase, entity,",
-      "focal) with the model-free extractive backend, build deduplicated, decontaminated training",
-      "shards (Parquet, JSONL, Megatron) at three token counts, train a tiny causal LM on each, ask",
-      "the largest questions through the djl backend, then evaluate: RAG with the model-free",
-      "reader, each model closed-book and with RAG, scored with CIs and paired comparisons, the",
-      "scaling fit over the three models, and the HTML report.",
-      "Writes to ./warehouse unless --warehouse is given, and prints how to look at the result."
+      "Ingest the QuALITY sample, chunk it, generate synthetic QA and documents (rephrase, "
+          + "entity, focal) with the model-free extractive backend, build deduplicated, "
+          + "decontaminated training shards (Parquet, JSONL, Megatron) at three token counts, "
+          + "train a tiny causal LM on each, ask the largest questions through the djl backend, "
+          + "then evaluate: RAG with the model-free reader, each model closed-book and with RAG, "
+          + "scored with CIs and paired comparisons, the scaling fit over the three models, and "
+          + "the HTML report. Writes to ./warehouse unless --warehouse is given, and prints how "
+          + "to look at the result."
     })
 public final class DemoCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

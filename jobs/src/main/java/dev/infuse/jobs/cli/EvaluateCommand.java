@@ -21,10 +21,11 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     header = "Run the whole SMT evaluation from the evaluate section.",
     description = {
-      "From the evaluate section: chunk, index and retrieve; answer each benchmark closed-book,",
-      "with RAG, with each trained model and trained+RAG; score with bootstrap CIs and paired",
-      "comparisons; fit accuracy against ln(synthetic tokens) over the models; write the HTML",
-      "report. Every step is a recorded job in runs; the benchmarks must be ingested first."
+      "From the evaluate section: chunk, index and retrieve; answer each benchmark "
+          + "closed-book, with RAG, with each trained model and trained+RAG; score with bootstrap "
+          + "CIs and paired comparisons; fit accuracy against ln(synthetic tokens) over the "
+          + "models; write the HTML report. Every step is a recorded job in runs; the benchmarks "
+          + "must be ingested first."
     })
 public final class EvaluateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

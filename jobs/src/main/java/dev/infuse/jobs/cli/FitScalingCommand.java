@@ -11,8 +11,8 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     header = "Fit accuracy = a + b ln(synthetic tokens) over a sweep.",
     description = {
-      "Spark MLlib LinearRegression, and where the line crosses a baseline setting's score.",
-      "Reads scores: run score on the sweep first."
+      "Spark MLlib LinearRegression, and where the line crosses a baseline setting's score. "
+          + "Reads scores: run score on the sweep first."
     })
 public final class FitScalingCommand extends JobCommand {
   @Option(names = "--benchmark", paramLabel = "NAME", description = "The sweep's benchmark.")

@@ -11,9 +11,9 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     header = "Generate rephrases, entity documents and focal rewrites.",
     description = {
-      "Style rephrases, entity documents (per entity, pair and triple) and focal rewrites",
-      "conditioned on synthetic_qa questions, into synthetic_docs.",
-      "Every call is cached in llm_calls: a rerun sends no request that already succeeded."
+      "Style rephrases, entity documents (per entity, pair and triple) and focal rewrites "
+          + "conditioned on synthetic_qa questions, into synthetic_docs. Every call is cached in "
+          + "llm_calls: a rerun sends no request that already succeeded."
     })
 public final class GenDocsCommand extends JobCommand {
   @Option(

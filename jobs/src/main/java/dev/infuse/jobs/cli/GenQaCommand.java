@@ -10,9 +10,9 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     header = "Generate synthetic question-answer pairs into synthetic_qa.",
     description = {
-      "Every call is cached in llm_calls: a rerun sends no request that already succeeded.",
-      "Point it anywhere: --set llm.backend=openai --set llm.base_url=http://host:8000/v1"
-          + " --set llm.model=NAME"
+      "Every call is cached in llm_calls: a rerun sends no request that already succeeded. "
+          + "Point it anywhere: --set llm.backend=openai --set llm.base_url=http://host:8000/v1 "
+          + "--set llm.model=NAME"
     })
 public final class GenQaCommand extends JobCommand {
   @Option(

@@ -10,8 +10,8 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     header = "Build the BM25 index and the chunks' embeddings.",
     description = {
-      "BM25 shards over chunks go under <warehouse>/_indexes/bm25; the chunks' embeddings for",
-      "embed.model go to chunk_embeddings. Rebuilt only when chunks changed."
+      "BM25 shards over chunks go under <warehouse>/_indexes/bm25; the chunks' embeddings "
+          + "for embed.model go to chunk_embeddings. Rebuilt only when chunks changed."
     })
 public final class IndexCommand extends JobCommand {
   @Option(

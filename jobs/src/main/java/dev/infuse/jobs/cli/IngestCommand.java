@@ -10,8 +10,9 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     header = "Read benchmark files into the documents and questions tables.",
     description = {
-      "Formats: quality, financebench, gsm8k, anli, medqa, longhealth, medec, aci-bench, agentclinic.",
-      "Bad records go to quarantine with file, line and reason; read = written + quarantined."
+      "Formats: quality, financebench, gsm8k, anli, medqa, longhealth, medec, aci-bench, "
+          + "agentclinic. Bad records go to quarantine with file, line and reason; read = written "
+          + "+ quarantined."
     })
 public final class IngestCommand extends JobCommand {
   @Option(names = "--format", paramLabel = "FORMAT", description = "The reader.")

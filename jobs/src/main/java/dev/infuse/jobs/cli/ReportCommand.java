@@ -13,8 +13,8 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     header = "Write the self-contained HTML report and report.json.",
     description = {
-      "Charts inline, and every number as JSON, from scores, score_comparisons, scaling_fits,",
-      "retrieval_recall and runs. Missing tables are noted, not fatal."
+      "Charts inline, and every number as JSON, from scores, score_comparisons, "
+          + "scaling_fits, retrieval_recall and runs. Missing tables are noted, not fatal."
     })
 public final class ReportCommand extends JobCommand {
   @Option(

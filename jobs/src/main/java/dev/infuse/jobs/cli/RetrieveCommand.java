@@ -10,8 +10,8 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     header = "Retrieve the top-k chunks of each question, with recall@k.",
     description = {
-      "recall@k goes to retrieval_recall where gold evidence is known.",
-      "Needs `index` to have run over the current chunks."
+      "recall@k goes to retrieval_recall where gold evidence is known. Needs `index` to "
+          + "have run over the current chunks."
     })
 public final class RetrieveCommand extends JobCommand {
   @Option(names = "--retriever", paramLabel = "bm25|dense|hybrid", description = "The retriever.")

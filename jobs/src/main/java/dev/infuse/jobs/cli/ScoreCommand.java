@@ -13,10 +13,10 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     header = "Grade predictions: accuracy with bootstrap CIs, comparisons.",
     description = {
-      "Accuracy (and acc_norm for loglikelihood runs) overall and per subset, with seeded",
-      "percentile bootstrap CIs. FinanceBench free answers are graded by numeric tolerance, then by",
-      "the LLM judge. --compare A,B (repeatable) adds the paired bootstrap of B - A to",
-      "score_comparisons."
+      "Accuracy (and acc_norm for loglikelihood runs) overall and per subset, with seeded "
+          + "percentile bootstrap CIs. FinanceBench free answers are graded by numeric tolerance, "
+          + "then by the LLM judge. --compare A,B (repeatable) adds the paired bootstrap of B - A "
+          + "to score_comparisons."
     })
 public final class ScoreCommand extends JobCommand {
   @Option(

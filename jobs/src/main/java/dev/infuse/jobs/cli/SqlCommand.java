@@ -20,9 +20,9 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     header = "Run Spark SQL over the warehouse's tables.",
     description = {
-      "Prints an aligned table, or with --json one JSON object per row with every column.",
-      "Example: infuse sql --warehouse ./warehouse \"SELECT corpus, count(*) FROM documents GROUP"
-          + " BY corpus\""
+      "Prints an aligned table, or with --json one JSON object per row with every column. "
+          + "Example: infuse sql --warehouse ./warehouse \"SELECT corpus, count(*) FROM documents "
+          + "GROUP BY corpus\""
     })
 public final class SqlCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

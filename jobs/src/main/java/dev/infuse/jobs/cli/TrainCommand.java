@@ -10,9 +10,9 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     header = "Train a causal LM (DJL) on warehouse text or token shards.",
     description = {
-      "Runs in this JVM, on its GPU if it has one; checkpoints every N steps and resumes on rerun.",
-      "Writes the model directory (model.safetensors, config.json, tokenizer.json) and"
-          + " train_metrics."
+      "Runs in this JVM, on its GPU if it has one; checkpoints every N steps and resumes on "
+          + "rerun. Writes the model directory (model.safetensors, config.json, tokenizer.json) "
+          + "and train_metrics."
     })
 public final class TrainCommand extends JobCommand {
   @Option(names = "--model-dir", paramLabel = "DIR", description = "Where the model goes.")
