@@ -3,6 +3,7 @@ package dev.infuse.jobs.shards;
 import dev.infuse.udfs.lm.train.PackedSequence;
 import dev.infuse.udfs.shards.DigestingFileOutput;
 import dev.infuse.udfs.shards.ShardFile;
+import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,8 +30,10 @@ import org.apache.parquet.schema.Types;
  *
  * <p>It goes through parquet-mr's writer (with its own write support) straight to a {@link
  * DigestingFileOutput}, not through a Spark write: the file gets its final, deterministic name, its
- * SHA-256 as it streams, and an atomic publish, and the same sequences always give the same bytes
- * (parquet-mr writes no timestamps).
+ * SHA-256 as it streams, and an atomic publish. The same sequences always give the same bytes:
+ * parquet-mr writes no timestamps, and the footer, which parquet-mr writes in an order that varies
+ * between JVMs, is held back and put in {@link ParquetFooter canonical form} before it reaches the
+ * file.
  */
 public final class ParquetShardWriter implements Closeable {
   /** The shard schema; {@code train} reads the list columns. */
@@ -47,6 +50,7 @@ public final class ParquetShardWriter implements Closeable {
           .named("infuse_token_shard");
 
   private final DigestingFileOutput out;
+  private final TailHoldingStream stream;
   private final ParquetWriter<Row> writer;
   private final int shard;
   private long sequences;
@@ -56,8 +60,9 @@ public final class ParquetShardWriter implements Closeable {
     this.shard = shard;
     try {
       this.out = new DigestingFileOutput(path);
+      this.stream = new TailHoldingStream(out);
       this.writer =
-          new Builder(new StreamOutputFile(out))
+          new Builder(new StreamOutputFile(stream))
               .withConf(new Configuration(false))
               .withCompressionCodec(CompressionCodecName.SNAPPY)
               .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
@@ -92,6 +97,7 @@ public final class ParquetShardWriter implements Closeable {
   public ShardFile commit() {
     try {
       writer.close();
+      stream.releaseTail();
       ShardFile file = out.finish();
       out.publish();
       closed = true;
@@ -125,7 +131,12 @@ public final class ParquetShardWriter implements Closeable {
    * element (the example writer's Group objects cost about as much as tokenizing).
    */
   private static final class RowWriteSupport extends WriteSupport<Row> {
+    private final TailHoldingStream stream;
     private RecordConsumer consumer;
+
+    RowWriteSupport(TailHoldingStream stream) {
+      this.stream = stream;
+    }
 
     @Override
     public WriteContext init(Configuration configuration) {
@@ -153,6 +164,16 @@ public final class ParquetShardWriter implements Closeable {
       consumer.endMessage();
     }
 
+    /**
+     * parquet-mr calls this on close, after the last row group is written and before the page
+     * indexes and footer: from here on the stream holds the bytes back for canonicalizing.
+     */
+    @Override
+    public FinalizedWriteContext finalizeWrite() {
+      stream.holdTail();
+      return new FinalizedWriteContext(java.util.Map.of());
+    }
+
     /** A required LIST: group { repeated group list { required int32 element } }. */
     private void list(String name, int index, int[] values) {
       consumer.startField(name, index);
@@ -174,8 +195,11 @@ public final class ParquetShardWriter implements Closeable {
   }
 
   private static final class Builder extends ParquetWriter.Builder<Row, Builder> {
-    Builder(OutputFile file) {
+    private final StreamOutputFile file;
+
+    Builder(StreamOutputFile file) {
       super(file);
+      this.file = file;
     }
 
     @Override
@@ -185,7 +209,7 @@ public final class ParquetShardWriter implements Closeable {
 
     @Override
     protected WriteSupport<Row> getWriteSupport(Configuration conf) {
-      return new RowWriteSupport();
+      return new RowWriteSupport(file.stream);
     }
   }
 
@@ -201,40 +225,20 @@ public final class ParquetShardWriter implements Closeable {
 
   /** parquet-mr's output seam over a plain stream; parquet-mr 1.13 has no local-file one. */
   private static final class StreamOutputFile implements OutputFile {
-    private final DigestingFileOutput out;
+    private final TailHoldingStream stream;
 
-    StreamOutputFile(DigestingFileOutput out) {
-      this.out = out;
+    StreamOutputFile(TailHoldingStream stream) {
+      this.stream = stream;
     }
 
     @Override
     public PositionOutputStream create(long blockSizeHint) {
-      return createOrOverwrite(blockSizeHint);
+      return stream;
     }
 
     @Override
     public PositionOutputStream createOrOverwrite(long blockSizeHint) {
-      return new PositionOutputStream() {
-        @Override
-        public long getPos() {
-          return out.bytes();
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-          out.write(b);
-        }
-
-        @Override
-        public void write(byte[] data, int offset, int length) throws IOException {
-          out.write(data, offset, length);
-        }
-
-        @Override
-        public void close() {
-          // The digesting stream is finished and published by the shard writer, not by parquet-mr.
-        }
-      };
+      return stream;
     }
 
     @Override
@@ -245,6 +249,59 @@ public final class ParquetShardWriter implements Closeable {
     @Override
     public long defaultBlockSize() {
       return 0;
+    }
+  }
+
+  /**
+   * Passes the row groups straight through to the digesting file, and keeps what follows them (page
+   * indexes and footer: kilobytes) in memory until {@link #releaseTail()} writes it canonicalized.
+   */
+  private static final class TailHoldingStream extends PositionOutputStream {
+    private final DigestingFileOutput out;
+    private ByteArrayOutputStream tail;
+
+    TailHoldingStream(DigestingFileOutput out) {
+      this.out = out;
+    }
+
+    void holdTail() {
+      tail = new ByteArrayOutputStream();
+    }
+
+    void releaseTail() throws IOException {
+      if (tail == null) {
+        throw new IllegalStateException("parquet-mr closed the shard without finalizing its write");
+      }
+      out.write(ParquetFooter.canonicalTail(tail.toByteArray()));
+      tail = null;
+    }
+
+    @Override
+    public long getPos() {
+      return out.bytes() + (tail == null ? 0 : tail.size());
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      if (tail != null) {
+        tail.write(b);
+      } else {
+        out.write(b);
+      }
+    }
+
+    @Override
+    public void write(byte[] data, int offset, int length) throws IOException {
+      if (tail != null) {
+        tail.write(data, offset, length);
+      } else {
+        out.write(data, offset, length);
+      }
+    }
+
+    @Override
+    public void close() {
+      // The digesting stream is finished and published by the shard writer, not by parquet-mr.
     }
   }
 }
