@@ -9,6 +9,7 @@ import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.SparkTestSession.CliResult;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Warehouse;
+import dev.infuse.udfs.shards.MegatronDatasetReader;
 import dev.infuse.udfs.text.TextTokenizer;
 import dev.infuse.udfs.text.Tokenizers;
 import java.io.IOException;
@@ -229,14 +230,38 @@ class BuildShardsJobTest {
     TextTokenizer tokenizer = Tokenizers.defaultTokenizer();
     long textTokens = 0;
     long lines = 0;
+    int eos = info.get("eos_id").asInt();
+    Map<String, Long> jsonlTokensBySource = new TreeMap<>();
+    Map<String, Long> megatronTokensBySource = new TreeMap<>();
+    List<Path> jsonlFiles;
     try (Stream<Path> files = Files.list(out.resolve("jsonl"))) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".jsonl")).toList()) {
-        for (String line : Files.readAllLines(file)) {
-          textTokens += tokenizer.ids(JSON.readTree(line).get("text").asText()).length + 1;
-          lines++;
-        }
+      jsonlFiles = files.filter(f -> f.toString().endsWith(".jsonl")).sorted().toList();
+    }
+    assertThat(jsonlFiles).hasSize(shards);
+    for (Path file : jsonlFiles) {
+      // The job's own .bin/.idx, read by the independent MMIDIDX reader: one document per JSONL
+      // line, in the same order, holding that line's text re-tokenized here plus EOS.
+      String shard = file.getFileName().toString().replace(".jsonl", "");
+      List<int[]> megatron =
+          MegatronDatasetReader.read(out.resolve("megatron").resolve(shard)).documents();
+      List<String> shardLines = Files.readAllLines(file);
+      assertThat(megatron).as(shard + " documents").hasSameSizeAs(shardLines);
+      for (int i = 0; i < shardLines.size(); i++) {
+        JsonNode line = JSON.readTree(shardLines.get(i));
+        int[] ids = tokenizer.ids(line.get("text").asText());
+        int[] expected = java.util.Arrays.copyOf(ids, ids.length + 1);
+        expected[ids.length] = eos;
+        assertThat(megatron.get(i)).as(shard + " document " + i).containsExactly(expected);
+        String source = line.get("source").asText();
+        jsonlTokensBySource.merge(source, (long) expected.length, Long::sum);
+        megatronTokensBySource.merge(source, (long) megatron.get(i).length, Long::sum);
+        textTokens += expected.length;
+        lines++;
       }
     }
+    assertThat(megatronTokensBySource)
+        .isEqualTo(jsonlTokensBySource)
+        .isEqualTo(composition.get("megatron"));
     List<Row> sequences = SPARK.read().parquet(out.resolve("parquet").toString()).collectAsList();
     long padding = manifest.stream().mapToLong(r -> r.<Long>getAs("padding_tokens")).sum();
     assertThat((long) sequences.size() * 32 - padding)

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -19,79 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 class MegatronIndexedDatasetWriterTest {
   @TempDir Path dir;
-
-  /**
-   * A reader written from the public description of Megatron-LM's MMIDIDX format, sharing nothing
-   * with the writer: magic "MMIDIDX\0\0", uint64 version 1, uint8 dtype (4 = int32, 8 = uint16),
-   * uint64 sequence count, uint64 document count, int32 lengths, int64 pointers, int64 document
-   * indices.
-   */
-  record MegatronDataset(
-      int dtypeCode,
-      int[] lengths,
-      long[] pointers,
-      long[] documentIndices,
-      List<int[]> sequences) {
-    static MegatronDataset read(Path prefix) throws IOException {
-      ByteBuffer idx =
-          ByteBuffer.wrap(Files.readAllBytes(Path.of(prefix + ".idx")))
-              .order(ByteOrder.LITTLE_ENDIAN);
-      byte[] magic = new byte[9];
-      require(idx.remaining() >= 9 + 8 + 1 + 8 + 8, "idx shorter than its header");
-      idx.get(magic);
-      require(
-          Arrays.equals(magic, new byte[] {'M', 'M', 'I', 'D', 'I', 'D', 'X', 0, 0}), "bad magic");
-      require(idx.getLong() == 1L, "version is not 1");
-      int dtype = idx.get() & 0xff;
-      int itemSize =
-          switch (dtype) {
-            case 8 -> 2;
-            case 4 -> 4;
-            default -> throw new IOException("unexpected dtype code " + dtype);
-          };
-      long sequenceCount = idx.getLong();
-      long documentCount = idx.getLong();
-      long expectedIdx = 34 + 4 * sequenceCount + 8 * sequenceCount + 8 * documentCount;
-      require(
-          idx.capacity() == expectedIdx,
-          "idx has " + idx.capacity() + " bytes, header implies " + expectedIdx);
-      int[] lengths = new int[(int) sequenceCount];
-      for (int i = 0; i < lengths.length; i++) {
-        lengths[i] = idx.getInt();
-      }
-      long[] pointers = new long[(int) sequenceCount];
-      for (int i = 0; i < pointers.length; i++) {
-        pointers[i] = idx.getLong();
-      }
-      long[] documents = new long[(int) documentCount];
-      for (int i = 0; i < documents.length; i++) {
-        documents[i] = idx.getLong();
-      }
-      ByteBuffer bin =
-          ByteBuffer.wrap(Files.readAllBytes(Path.of(prefix + ".bin")))
-              .order(ByteOrder.LITTLE_ENDIAN);
-      long expectedBin = Arrays.stream(lengths).asLongStream().sum() * itemSize;
-      require(
-          bin.capacity() == expectedBin,
-          "bin has " + bin.capacity() + " bytes, index implies " + expectedBin);
-      List<int[]> sequences = new ArrayList<>();
-      for (int i = 0; i < lengths.length; i++) {
-        int[] tokens = new int[lengths[i]];
-        bin.position((int) pointers[i]);
-        for (int t = 0; t < tokens.length; t++) {
-          tokens[t] = itemSize == 2 ? Short.toUnsignedInt(bin.getShort()) : bin.getInt();
-        }
-        sequences.add(tokens);
-      }
-      return new MegatronDataset(dtype, lengths, pointers, documents, sequences);
-    }
-
-    private static void require(boolean condition, String message) throws IOException {
-      if (!condition) {
-        throw new IOException("not a valid MMIDIDX dataset: " + message);
-      }
-    }
-  }
 
   @Test
   void smallVocabularyWritesUint16ThatAnIndependentReaderReadsBack() throws IOException {
@@ -109,7 +34,7 @@ class MegatronIndexedDatasetWriterTest {
       written = writer.commit();
     }
 
-    MegatronDataset read = MegatronDataset.read(prefix);
+    MegatronDatasetReader read = MegatronDatasetReader.read(prefix);
     assertThat(read.dtypeCode()).isEqualTo(8);
     assertThat(read.sequences()).hasSize(50);
     for (int i = 0; i < documents.size(); i++) {
@@ -148,7 +73,7 @@ class MegatronIndexedDatasetWriterTest {
       writer.commit();
     }
 
-    MegatronDataset read = MegatronDataset.read(prefix);
+    MegatronDatasetReader read = MegatronDatasetReader.read(prefix);
     assertThat(read.dtypeCode()).isEqualTo(4);
     assertThat(read.lengths()).containsExactly(3, 1, 2, 1, 2, 1);
     assertThat(read.pointers()).containsExactly(0, 12, 16, 24, 28, 36);
@@ -168,13 +93,13 @@ class MegatronIndexedDatasetWriterTest {
     }
     Path bin = Path.of(prefix + ".bin");
     Files.write(bin, Arrays.copyOf(Files.readAllBytes(bin), 10));
-    assertThatThrownBy(() -> MegatronDataset.read(prefix))
+    assertThatThrownBy(() -> MegatronDatasetReader.read(prefix))
         .hasMessageContaining("bin has 10 bytes, index implies 12");
     assertThat(sha256(bin)).isNotEqualTo(written.bin().sha256());
 
     Path idx = Path.of(prefix + ".idx");
     Files.write(idx, Arrays.copyOf(Files.readAllBytes(idx), (int) Files.size(idx) - 8));
-    assertThatThrownBy(() -> MegatronDataset.read(prefix)).hasMessageContaining("idx has");
+    assertThatThrownBy(() -> MegatronDatasetReader.read(prefix)).hasMessageContaining("idx has");
   }
 
   @Test
