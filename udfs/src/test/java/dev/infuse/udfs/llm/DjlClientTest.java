@@ -40,7 +40,8 @@ class DjlClientTest {
               "question " + i,
               new GenerationParams(12, temperature, 0.9, 1, List.of(), 40L + i, false, null)));
     }
-    DjlClient batching = client(spec, 16, Duration.ofMillis(300));
+    // The batch closes when all 8 have joined; the long linger only matters on a loaded machine.
+    DjlClient batching = client(spec, requests.size(), Duration.ofSeconds(30));
     DjlClient oneAtATime = client(spec, 1, Duration.ZERO);
 
     List<CompletableFuture<ChatResponse>> concurrent = new ArrayList<>();
@@ -54,8 +55,8 @@ class DjlClientTest {
       assertThat(together.finishReason()).isEqualTo(sequential.get(i).finishReason());
       assertThat(together.completionTokens()).isEqualTo(sequential.get(i).completionTokens());
     }
-    assertThat(batching.largestBatch()).isGreaterThan(1);
-    assertThat(batching.batchesServed()).isLessThan(requests.size());
+    assertThat(batching.largestBatch()).isEqualTo(requests.size());
+    assertThat(batching.batchesServed()).isEqualTo(1);
     assertThat(oneAtATime.largestBatch()).isEqualTo(1);
     assertThat(ExecutorModels.loadCount(spec.cacheKey())).isEqualTo(1);
   }

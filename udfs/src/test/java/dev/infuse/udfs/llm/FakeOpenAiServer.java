@@ -102,6 +102,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
    * One request as received, valid or not.
    *
    * @param json the parsed body, null when it is not JSON
+   * @param arrivedNanos {@link System#nanoTime()} when its body had been read
    */
   public record Received(
       String method,
@@ -109,7 +110,8 @@ public final class FakeOpenAiServer implements AutoCloseable {
       String authorization,
       String contentType,
       String body,
-      JsonNode json) {
+      JsonNode json,
+      long arrivedNanos) {
     /** The content of the last user message, or null when there is none. */
     public String lastUserMessage() {
       return FakeOpenAiServer.lastUserMessage(json);
@@ -232,6 +234,10 @@ public final class FakeOpenAiServer implements AutoCloseable {
   private final Map<String, AtomicInteger> byBodyHash = new ConcurrentHashMap<>();
   private final List<Received> received = Collections.synchronizedList(new ArrayList<>());
   private final AtomicLong latencyMillis = new AtomicLong();
+  private final Object arrivals = new Object();
+  private volatile int holdUntilInFlight;
+  private volatile long holdMaxMillis;
+  private volatile boolean holdReleased;
   private volatile Function<JsonNode, String> responder = FakeOpenAiServer::echo;
   private volatile String apiKey;
 
@@ -286,6 +292,19 @@ public final class FakeOpenAiServer implements AutoCloseable {
   /** Every valid request waits this long before its answer (or its fault). */
   public FakeOpenAiServer setLatencyMillis(long millis) {
     latencyMillis.set(millis);
+    return this;
+  }
+
+  /**
+   * Holds every valid request until {@code count} are in flight at once, then answers them all and
+   * holds no more: a concurrency bound tested by counts, not by timing. If {@code count} never
+   * arrive, the held requests go on after {@code maxWaitMillis}, and {@link #maxInFlight()} shows
+   * how many did.
+   */
+  public FakeOpenAiServer holdUntilInFlight(int count, long maxWaitMillis) {
+    holdMaxMillis = maxWaitMillis;
+    holdReleased = false;
+    holdUntilInFlight = count;
     return this;
   }
 
@@ -385,7 +404,8 @@ public final class FakeOpenAiServer implements AutoCloseable {
       String path = exchange.getRequestURI().getPath();
       String authorization = exchange.getRequestHeaders().getFirst("Authorization");
       String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
-      received.add(new Received(method, path, authorization, contentType, body, json));
+      received.add(
+          new Received(method, path, authorization, contentType, body, json, System.nanoTime()));
       if (!PATH.equals(path)) {
         call.error(404, "invalid_request_error", "Unknown path " + path, null);
         return;
@@ -418,6 +438,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
       }
       byBodyHash.computeIfAbsent(bodyHash(body), k -> new AtomicInteger()).incrementAndGet();
       Fault fault = faults.next(json);
+      awaitHeldRequests();
       long latency = latencyMillis.get();
       if (latency > 0) {
         Thread.sleep(latency);
@@ -684,6 +705,24 @@ public final class FakeOpenAiServer implements AutoCloseable {
     return Collections.unmodifiableMap(copy);
   }
 
+  private void awaitHeldRequests() throws InterruptedException {
+    if (holdUntilInFlight <= 0) {
+      return;
+    }
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(holdMaxMillis);
+    synchronized (arrivals) {
+      while (!holdReleased && inFlight.get() < holdUntilInFlight) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
+        arrivals.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+      }
+      holdReleased = true;
+      arrivals.notifyAll();
+    }
+  }
+
   /** One exchange; it counts as in flight from arrival until its answer starts. */
   private final class Call {
     private final HttpExchange exchange;
@@ -693,6 +732,9 @@ public final class FakeOpenAiServer implements AutoCloseable {
       this.exchange = exchange;
       int now = inFlight.incrementAndGet();
       maxInFlight.accumulateAndGet(now, Math::max);
+      synchronized (arrivals) {
+        arrivals.notifyAll();
+      }
     }
 
     void leave() {

@@ -210,7 +210,8 @@ class FakeOpenAiServerTest {
 
   @Test
   void serves256ConcurrentConnections() throws Exception {
-    server.setLatencyMillis(800);
+    // Held until all 256 are in flight together: a count, not a race against a latency.
+    server.holdUntilInFlight(256, 30_000);
     LlmSettings settings =
         new LlmSettings(LlmBackend.OPENAI, server.baseUrl(), "m", null, 256, 10, 30, 1, 10, 100);
     try (OpenAiClient client = new OpenAiClient(settings)) {
@@ -224,7 +225,7 @@ class FakeOpenAiServerTest {
                     new GenerationParams(8, 0, 1, 1, List.of(), null, false, null),
                     Map.of())));
       }
-      CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
+      CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
     }
 
     assertThat(server.maxInFlight()).isEqualTo(256);

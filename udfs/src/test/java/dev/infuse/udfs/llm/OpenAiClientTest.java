@@ -118,6 +118,63 @@ class OpenAiClientTest {
   }
 
   @Test
+  void backoffGrowsExponentiallyAndIsJittered() throws Exception {
+    // Six rows at once; each fails its first four attempts (HTTP 500, no Retry-After), then
+    // succeeds. The server records when each attempt arrived.
+    server
+        .faults()
+        .retryAfter(null)
+        .failWhen(
+            json -> server.requestsFor(FakeOpenAiServer.lastUserMessage(json)) <= 4,
+            Fault.SERVER_ERROR);
+    int initialBackoffMillis = 100;
+    OpenAiClient client =
+        client(
+            new LlmSettings(
+                LlmBackend.OPENAI,
+                server.baseUrl(),
+                "test-model",
+                null,
+                6,
+                5,
+                60,
+                5,
+                initialBackoffMillis,
+                60_000));
+    List<CompletableFuture<ChatResponse>> rows = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      rows.add(client.complete(request("backoff " + i)));
+    }
+    for (CompletableFuture<ChatResponse> row : rows) {
+      assertThat(row.get(30, TimeUnit.SECONDS).attempts()).isEqualTo(5);
+    }
+
+    // The wait before retry n is initial * 2^(n-1), jittered by +-50%: never below half of it
+    // (load only adds time), and at least once below 90% of it, which an unjittered wait plus any
+    // overhead cannot be.
+    List<Double> ratios = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      String message = "backoff " + i;
+      List<Long> arrivals =
+          server.received().stream()
+              .filter(r -> message.equals(r.lastUserMessage()))
+              .map(FakeOpenAiServer.Received::arrivedNanos)
+              .sorted()
+              .toList();
+      assertThat(arrivals).hasSize(5);
+      for (int retry = 1; retry <= 4; retry++) {
+        double gapMillis = (arrivals.get(retry) - arrivals.get(retry - 1)) / 1e6;
+        double nominal = initialBackoffMillis * Math.pow(2, retry - 1);
+        assertThat(gapMillis)
+            .as("%s, wait before retry %d", message, retry)
+            .isGreaterThan(0.5 * nominal - 5);
+        ratios.add(gapMillis / nominal);
+      }
+    }
+    assertThat(ratios).as("waits / nominal waits").anySatisfy(r -> assertThat(r).isLessThan(0.9));
+  }
+
+  @Test
   void retriesServerErrorsThenSucceeds() throws Exception {
     server
         .faults()
@@ -210,7 +267,8 @@ class OpenAiClientTest {
 
     assertThat(failure.getMessage()).contains("row timed out after 1 s (1 attempts)");
     assertThat(failure.attempts()).isEqualTo(1);
-    assertThat(elapsedMillis).isBetween(900L, 5_000L);
+    // Not before the row timeout, and well before the 10 s request timeout would have ended it.
+    assertThat(elapsedMillis).isBetween(900L, 9_000L);
     // The permit is free again: the next row is sent and answered.
     assertThat(client.complete(request("next")).get(5, TimeUnit.SECONDS).text())
         .isEqualTo("echo: next");
@@ -219,7 +277,9 @@ class OpenAiClientTest {
 
   @Test
   void boundsTheRequestsInFlight() throws Exception {
-    server.setLatencyMillis(100);
+    // The server holds the first requests until 4 are in flight at once, so "exactly 4" depends on
+    // the client's bound alone, not on how fast a loaded machine sends them.
+    server.setLatencyMillis(100).holdUntilInFlight(4, 10_000);
     OpenAiClient client = client(settings(4, 5, 30, 3));
 
     long start = System.nanoTime();
@@ -233,7 +293,9 @@ class OpenAiClientTest {
     long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
     assertThat(server.maxInFlight()).isEqualTo(4);
-    assertThat(elapsedMillis).isBetween(900L, 3_000L);
+    // 40 calls of 100 ms, 4 at a time, cannot take less than 10 rounds.
+    assertThat(elapsedMillis).isGreaterThanOrEqualTo(900L);
+    assertThat(server.totalRequests()).isEqualTo(40);
     for (int i = 0; i < 40; i++) {
       assertThat(futures.get(i).get().text()).isEqualTo("echo: row " + i);
     }
