@@ -1,6 +1,7 @@
 package dev.infuse.tests;
 
 import static org.apache.spark.sql.functions.col;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.shards.NearDuplicates;
@@ -36,7 +37,8 @@ import org.junit.jupiter.api.Test;
  * Near-duplicate removal on synthetic documents with planted clusters: {@link NearDuplicates}
  * against Spark MLlib's {@code MinHashLSH.approxSimilarityJoin} on the same data in the same JVM
  * (recall, precision, wall time), and NearDuplicates at 1×, 2×, 4× and 8× a base size. Prints
- * figures; asserts nothing about time. Run it with:
+ * figures; asserts the docs' accuracy claims (recall >= 0.99 of copies at J >= 0.8, precision 1.0)
+ * but nothing about time. Run it with:
  *
  * <pre>
  * mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark -Dtest=NearDuplicatesBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false
@@ -101,8 +103,13 @@ class NearDuplicatesBenchmarkTest {
         config.shingleSize(),
         MLLIB_TABLES,
         1 - config.jaccardThreshold());
-    report(out, "NearDuplicates", oursDropped, docs, oursSeconds, config);
+    Accuracy ours = report(out, "NearDuplicates", oursDropped, docs, oursSeconds, config);
     report(out, "MLlib MinHashLSH", mllibDropped, docs, mllibSeconds, config);
+    // The docs' claims about NearDuplicates, held at scale (the timings only print).
+    assertThat(ours.recallAboveThreshold())
+        .as("NearDuplicates recall of copies with J >= %.2f", config.jaccardThreshold())
+        .isGreaterThanOrEqualTo(0.99);
+    assertThat(ours.precision()).as("NearDuplicates precision").isEqualTo(1.0);
     out.printf(
         Locale.ROOT,
         "  speed: MLlib / NearDuplicates wall time = %.2fx%n",
@@ -192,7 +199,10 @@ class NearDuplicatesBenchmarkTest {
     return dropped;
   }
 
-  private static void report(
+  /** Recall of the planted copies at or above the threshold, and precision of the drops. */
+  private record Accuracy(double recallAboveThreshold, double precision) {}
+
+  private static Accuracy report(
       PrintWriter out,
       String name,
       Dataset<Row> dropped,
@@ -208,6 +218,10 @@ class NearDuplicatesBenchmarkTest {
     long planted = docs.where(col("true_jaccard").isNotNull()).count();
     long plantedAbove = docs.where(col("true_jaccard").geq(config.jaccardThreshold())).count();
     long foundAbove = joined.where(col("true_jaccard").geq(config.jaccardThreshold())).count();
+    Accuracy accuracy =
+        new Accuracy(
+            (double) foundAbove / plantedAbove,
+            droppedRows == 0 ? 1.0 : (double) truePositives / droppedRows);
     out.printf(
         Locale.ROOT,
         "  %-16s %7.1f s  dropped %6d  recall %.4f (of copies with J >= %.2f: %.4f)  precision %.4f%n",
@@ -216,9 +230,10 @@ class NearDuplicatesBenchmarkTest {
         droppedRows,
         (double) truePositives / planted,
         config.jaccardThreshold(),
-        (double) foundAbove / plantedAbove,
-        droppedRows == 0 ? 1.0 : (double) truePositives / droppedRows);
+        accuracy.recallAboveThreshold(),
+        accuracy.precision());
     dropped.unpersist();
+    return accuracy;
   }
 
   /**

@@ -12,10 +12,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Training tokens per second of demo-sized models on this machine's CPU. Prints, never gates; run
- * with {@code -Dinfuse.excludedGroups= -Dgroups=benchmark -Dtest=TrainingThroughputBenchmark}.
+ * with {@code -Dinfuse.excludedGroups= -Dgroups=benchmark -Dtest=DemoSizeTrainingBenchmarkTest}.
  */
 @Tag("benchmark")
-class TrainingThroughputBenchmark {
+class DemoSizeTrainingBenchmarkTest {
   private static final int STEPS = 30;
 
   @Test

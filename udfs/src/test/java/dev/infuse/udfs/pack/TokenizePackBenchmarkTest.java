@@ -17,10 +17,11 @@ import org.junit.jupiter.api.Test;
 /**
  * Tokenize + pack through Infuse's units (TextTokenizer.ids per text, TokenPacker) against a raw
  * HuggingFace batch encode of the same texts in the same JVM. Prints, never gates. Run: {@code mvn
- * -o -B -pl udfs test -Dinfuse.excludedGroups= -Dgroups=benchmark -Dtest=TokenizePackBenchmark}.
+ * -o -B -pl udfs test -Dinfuse.excludedGroups= -Dgroups=benchmark
+ * -Dtest=TokenizePackBenchmarkTest}.
  */
 @Tag("benchmark")
-class TokenizePackBenchmark {
+class TokenizePackBenchmarkTest {
   @Test
   void tokenizeAndPackAgainstRawBatchEncode() throws Exception {
     List<String> texts = texts(20_000);
