@@ -35,18 +35,31 @@ public final class LookupLm implements CausalLm {
    * @param logProbs history → scores over the vocabulary (log-probabilities or any logits)
    */
   public LookupLm(int contextLength, boolean kvCache, Function<List<Integer>, double[]> logProbs) {
+    this(
+        CharTokenizer.create(),
+        CharTokenizer.VOCAB_SIZE,
+        CharTokenizer.EOS,
+        contextLength,
+        kvCache,
+        logProbs);
+  }
+
+  /**
+   * A model over another tokenizer, which it closes.
+   *
+   * @param eos the EOS and padding token
+   * @param logProbs history → scores over the {@code vocabSize} ids
+   */
+  public LookupLm(
+      HuggingFaceTokenizer tokenizer,
+      int vocabSize,
+      int eos,
+      int contextLength,
+      boolean kvCache,
+      Function<List<Integer>, double[]> logProbs) {
     this.config =
-        new LmConfig(
-            LmConfig.TORCHSCRIPT,
-            CharTokenizer.VOCAB_SIZE,
-            0,
-            0,
-            0,
-            contextLength,
-            0,
-            CharTokenizer.EOS,
-            CharTokenizer.EOS);
-    this.tokenizer = CharTokenizer.create();
+        new LmConfig(LmConfig.TORCHSCRIPT, vocabSize, 0, 0, 0, contextLength, 0, eos, eos);
+    this.tokenizer = tokenizer;
     this.kvCache = kvCache;
     this.logProbs = logProbs;
   }
@@ -63,12 +76,17 @@ public final class LookupLm implements CausalLm {
    * is left.
    */
   public static double[] distribution(int[] ids, double[] probs) {
+    return distribution(CharTokenizer.VOCAB_SIZE, ids, probs);
+  }
+
+  /** {@link #distribution(int[], double[])} over a vocabulary of {@code vocabSize} ids. */
+  public static double[] distribution(int vocabSize, int[] ids, double[] probs) {
     double rest = 1.0;
     for (double p : probs) {
       rest -= p;
     }
-    int others = CharTokenizer.VOCAB_SIZE - ids.length;
-    double[] scores = new double[CharTokenizer.VOCAB_SIZE];
+    int others = vocabSize - ids.length;
+    double[] scores = new double[vocabSize];
     java.util.Arrays.fill(scores, Math.log(Math.max(rest, 0) / others));
     for (int i = 0; i < ids.length; i++) {
       scores[ids[i]] = Math.log(probs[i]);

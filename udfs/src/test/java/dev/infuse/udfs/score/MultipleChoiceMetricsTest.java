@@ -30,6 +30,16 @@ class MultipleChoiceMetricsTest {
   }
 
   @Test
+  void accNormPicksDifferentlyThanItWouldCountingUtf16Units() {
+    // "😀" is 1 code point (Python's len) but 2 UTF-16 units. Code points: -4/1 = -4.0 against
+    // "ab" at -6/2 = -3.0, so "ab"; UTF-16 units would give -4/2 = -2.0, so "😀".
+    double[] lls = {-4.0, -6.0};
+    List<String> options = List.of("😀", "ab");
+    assertThat(MultipleChoiceMetrics.accNorm(lls, options)).isEqualTo(1);
+    assertThat(MultipleChoiceMetrics.normalized(lls, options, 0)).isEqualTo(-4.0);
+  }
+
+  @Test
   void refusesMismatchedOrEmptyOptions() {
     assertThatThrownBy(() -> MultipleChoiceMetrics.accNorm(new double[] {-1, -2}, List.of("a")))
         .hasMessageContaining("options: got 1 for 2");
