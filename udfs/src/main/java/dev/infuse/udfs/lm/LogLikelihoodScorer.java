@@ -154,9 +154,13 @@ public final class LogLikelihoodScorer {
     return TokenIds.encode(model.tokenizer(), text);
   }
 
-  /** Python's {@code str.isspace}, near enough: Java whitespace plus the no-break spaces. */
+  /**
+   * Python's {@code str.isspace}, which {@code rstrip()} strips: Java whitespace plus the no-break
+   * spaces and NEL (U+0085), which Python counts as a line break and Java as a control character.
+   * Every such character is in the BMP, so testing UTF-16 units is exact.
+   */
   private static boolean isPythonSpace(char c) {
-    return Character.isWhitespace(c) || Character.isSpaceChar(c);
+    return Character.isWhitespace(c) || Character.isSpaceChar(c) || c == '\u0085';
   }
 
   private void scoreBatch(List<Pair> batch, LogLikelihood[] results) {

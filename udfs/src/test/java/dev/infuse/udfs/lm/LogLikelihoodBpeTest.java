@@ -137,6 +137,19 @@ class LogLikelihoodBpeTest {
   }
 
   @Test
+  void aNextLineAtTheEndOfTheContextMovesLikeAnyPythonWhitespace() {
+    // Python's "Q:\x85".rstrip() is "Q:", so after [Q, :] the continuation is "\x85x": U+0085 is
+    // 0xC2 0x85 in UTF-8, two byte tokens, then x. Kept in the context, it would leave only [x].
+    try (LookupLm model = model(GPT2, 64, new NextTokens())) {
+      assertPair(
+          model,
+          new LogLikelihoodRequest("Q:\u0085", "x"),
+          new long[] {'Q', ':', 0xC2, 0x85},
+          new long[] {0xC2, 0x85, 'x'});
+    }
+  }
+
+  @Test
   void accNormDividesByCodePointsOfTheOption() {
     // " 😀" after "Q:" is [Ġ, F0, 9F, 98, 80] (the emoji's 4 UTF-8 bytes): 5 ln 0.5 = -3.4657.
     // " ab" is [Ġ, a, b]: ln 0.5 + 2 ln 0.2 = -3.9120. acc: the emoji. acc_norm over code points
