@@ -89,6 +89,35 @@ class ChunkJobTest {
   }
 
   @Test
+  void aTableWrittenUnderAnotherContractVersionIsRefusedAndLeftAlone() {
+    assertThat(
+            SparkTestSession.cli("chunk", "--warehouse", warehouse, "--max-tokens", "128").code())
+        .isZero();
+    Warehouse w = new Warehouse(spark, warehouse);
+    // As if an older build had created the table: its contract property names another version.
+    spark.sql(
+        "ALTER TABLE delta.`"
+            + w.path("chunks")
+            + "` SET TBLPROPERTIES ('"
+            + Warehouse.CONTRACT_PROPERTY
+            + "' = 'chunks@0')");
+    long version = w.version("chunks");
+    long rows = w.read("chunks").count();
+
+    CliResult refused =
+        SparkTestSession.cli("chunk", "--warehouse", warehouse, "--max-tokens", "512");
+
+    assertThat(refused.code()).as(refused.toString()).isNotZero();
+    assertThat(refused.err())
+        .contains("table chunks at " + w.path("chunks"))
+        .contains("was written under contract chunks@0, but this build expects chunks@")
+        .contains("migrate or use a new warehouse");
+    assertThat(w.version("chunks")).isEqualTo(version);
+    assertThat(w.read("chunks").count()).isEqualTo(rows);
+    assertThat(w.read("chunks").filter("max_tokens <> 128").count()).isZero();
+  }
+
+  @Test
   void aTokenizerFileIsBroadcastAndNamedByItsHash() throws IOException {
     Path tokenizer = SparkTestSession.tempDir("tok").resolve("tokenizer.json");
     try (InputStream in =
