@@ -1,5 +1,7 @@
 package dev.infuse.jobs.llm;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.sql.Timestamp;
@@ -71,6 +73,38 @@ final class LlmCallRows {
               .put("run_id", runId)
               .put("called_at", calledAt.toString());
       return node.toString();
+    }
+
+    /** The call of one journal line; null for a line that is not one (a kill cut it short). */
+    static Call fromJsonLine(String line) {
+      try {
+        JsonNode node = JSON.readTree(line);
+        if (node == null || !node.isObject()) {
+          return null;
+        }
+        return new Call(
+            node.get("call_key").asText(),
+            text(node, "backend"),
+            text(node, "model"),
+            text(node, "request"),
+            text(node, "response_text"),
+            text(node, "finish_reason"),
+            node.get("tokens_in").asLong(),
+            node.get("tokens_out").asLong(),
+            node.get("latency_ms").asLong(),
+            node.get("attempts").asInt(),
+            node.get("status").asText(),
+            text(node, "error"),
+            text(node, "run_id"),
+            Instant.parse(node.get("called_at").asText()));
+      } catch (JsonProcessingException | RuntimeException e) {
+        return null;
+      }
+    }
+
+    private static String text(JsonNode node, String field) {
+      JsonNode value = node.get(field);
+      return value == null || value.isNull() ? null : value.asText();
     }
   }
 }

@@ -178,6 +178,7 @@ public final class LlmCallRunner {
                   totals.getLong(0) / Math.max(callSeconds, 1e-3),
                   (System.nanoTime() - waveStart) / 1e9 - callSeconds);
           results.unpersist();
+          CrashPoints.reach(CrashPoints.Point.WAVE_MERGED);
           deleteJournal(journal);
           called += totals.getLong(0);
           failed += totals.getLong(1);

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.apache.spark.TaskContext;
@@ -23,9 +24,10 @@ import org.apache.spark.util.SerializableConfiguration;
 /**
  * Makes the calls of one partition on an executor. All of them are submitted at once to the JVM's
  * shared client, which bounds how many are in flight; each finished call is journaled before the
- * task ends, and every request ends as a succeeded or failed row: none is dropped. The closure
- * carries only settings, the journal path and accumulators; the client is built once per executor
- * JVM.
+ * task ends, and every request ends as a succeeded or failed row: none is dropped. A retried
+ * attempt takes the calls an earlier attempt of its partition journaled as succeeded instead of
+ * sending them again. The closure carries only settings, the journal path and accumulators; the
+ * client is built once per executor JVM.
  */
 final class LlmCallTask implements FlatMapFunction<Iterator<Row>, Row> {
   private static final long serialVersionUID = 1L;
@@ -59,13 +61,28 @@ final class LlmCallTask implements FlatMapFunction<Iterator<Row>, Row> {
   public Iterator<Row> call(Iterator<Row> requests) {
     LlmClient client = LlmClients.forSettings(settings);
     TaskContext task = TaskContext.get();
-    String prefix =
-        "part-" + task.stageId() + "-" + task.partitionId() + "-" + task.taskAttemptId();
+    String partition = "part-" + task.stageId() + "-" + task.partitionId() + "-";
+    // A retried task (or stage) finds what its earlier attempts finished in this run's journal,
+    // and does not pay for those calls again.
+    Map<String, LlmCallRows.Call> finished =
+        task.attemptNumber() > 0 || task.stageAttemptNumber() > 0
+            ? CallJournal.succeeded(hadoop.value().value(), journalDir, partition + "*")
+            : Map.of();
     List<CompletableFuture<LlmCallRows.Call>> calls = new ArrayList<>();
     try (CallJournal journal =
-        new CallJournal(hadoop.value().value(), journalDir, prefix, JOURNAL_ROLL_LINES)) {
+        new CallJournal(
+            hadoop.value().value(),
+            journalDir,
+            partition + task.taskAttemptId(),
+            JOURNAL_ROLL_LINES)) {
       while (requests.hasNext()) {
         Row request = requests.next();
+        LlmCallRows.Call earlier = finished.get(request.getString(0));
+        if (earlier != null) {
+          record(earlier);
+          calls.add(CompletableFuture.completedFuture(earlier));
+          continue;
+        }
         calls.add(
             call(client, request.getString(0), request.getString(1), request.getString(2))
                 .thenApply(
@@ -76,6 +93,7 @@ final class LlmCallTask implements FlatMapFunction<Iterator<Row>, Row> {
                     }));
       }
       CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).join();
+      CrashPoints.reach(CrashPoints.Point.TASK_CALLS_JOURNALED);
     }
     List<Row> rows = new ArrayList<>(calls.size());
     for (CompletableFuture<LlmCallRows.Call> call : calls) {
