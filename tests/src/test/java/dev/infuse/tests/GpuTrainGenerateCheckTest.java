@@ -1,10 +1,13 @@
 package dev.infuse.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import ai.djl.Device;
 import ai.djl.engine.Engine;
 import ai.djl.engine.StandardCapabilities;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
 import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.SparkTestSession.CliResult;
 import dev.infuse.jobs.io.Warehouse;
@@ -16,6 +19,8 @@ import dev.infuse.udfs.llm.LlmBackend;
 import dev.infuse.udfs.llm.LlmClient;
 import dev.infuse.udfs.llm.LlmClients;
 import dev.infuse.udfs.llm.LlmSettings;
+import dev.infuse.udfs.lm.CausalLm;
+import dev.infuse.udfs.lm.ModelDirectory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,7 +36,8 @@ import org.junit.jupiter.api.Test;
  * The device check, for a machine with an NVIDIA GPU and a CUDA build of libtorch 2.7.1 (see {@code
  * tests/gpu/run.sh} and docs/DJL.md): the same {@code train} job and {@code djl} backend as on CPU,
  * with {@code --device gpu}, printing tokens per second on the GPU and on the CPU for the same
- * model. Skipped where the PyTorch engine sees no usable GPU; never part of the normal build.
+ * model, and requiring the model's GPU and CPU logits to agree within {@value #LOGIT_TOLERANCE}.
+ * Fails where the PyTorch engine sees no usable GPU; never part of the normal build.
  */
 @Tag("gpu")
 class GpuTrainGenerateCheckTest {
@@ -55,18 +61,18 @@ class GpuTrainGenerateCheckTest {
     "--set",
     "train.sources=[documents]"
   };
+  private static final double LOGIT_TOLERANCE = 1e-3;
   private final SparkSession spark = SparkTestSession.get();
 
   @Test
   void trainAndGenerateOnCuda() {
     Engine engine = Engine.getEngine("PyTorch");
-    assumeTrue(
-        engine.getGpuCount() > 0 && engine.hasCapability(StandardCapabilities.CUDA),
-        "no GPU usable by the PyTorch engine ("
-            + engine.getGpuCount()
-            + " GPUs, CUDA build: "
-            + engine.hasCapability(StandardCapabilities.CUDA)
-            + ")");
+    // A device check that skips where there is no device would pass on any machine: it fails.
+    assertThat(engine.getGpuCount() > 0 && engine.hasCapability(StandardCapabilities.CUDA))
+        .as(
+            "a GPU usable by the PyTorch engine (%d GPUs, CUDA build: %s); see tests/gpu/run.sh",
+            engine.getGpuCount(), engine.hasCapability(StandardCapabilities.CUDA))
+        .isTrue();
     String warehouse = SparkTestSession.tempDir("gpu").toString();
     assertThat(
             SparkTestSession.cli(
@@ -85,6 +91,7 @@ class GpuTrainGenerateCheckTest {
     double gpuTrain = train(warehouse, "gpu", GPU_STEPS);
     double cpuTrain = train(warehouse, "cpu", CPU_STEPS);
     Path model = Path.of(warehouse, "models", "gpu");
+    double logitDifference = maxLogitDifference(model);
     double gpuGenerate = generate(model, "gpu");
     double cpuGenerate = generate(model, "cpu");
     System.out.printf(
@@ -108,6 +115,53 @@ class GpuTrainGenerateCheckTest {
         gpuGenerate,
         cpuGenerate,
         gpuGenerate / cpuGenerate);
+    System.out.printf(
+        Locale.ROOT,
+        "  logits of the GPU-trained model, GPU vs CPU: max |difference| %.2e%n",
+        logitDifference);
+    assertThat(logitDifference).as("max |GPU - CPU| logit").isLessThan(LOGIT_TOLERANCE);
+  }
+
+  /**
+   * The largest absolute difference between the logits of one model loaded on the GPU and on the
+   * CPU, over every position and vocabulary entry of one 64-token input. float32 on both (PyTorch
+   * leaves TF32 off for matmuls), so differences come from summation order alone.
+   */
+  private static double maxLogitDifference(Path model) {
+    long[] ids = new long[64];
+    long[] positions = new long[ids.length];
+    boolean[] keys = new boolean[ids.length];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = 1000 + 37L * i % 20000;
+      positions[i] = i;
+      keys[i] = true;
+    }
+    float[] gpu = logits(model, Device.gpu(), ids, positions, keys);
+    float[] cpu = logits(model, Device.cpu(), ids, positions, keys);
+    assertThat(gpu).hasSameSizeAs(cpu);
+    double max = 0;
+    for (int i = 0; i < cpu.length; i++) {
+      assertThat(Float.isFinite(gpu[i])).as("GPU logit %d is finite", i).isTrue();
+      max = Math.max(max, Math.abs(gpu[i] - cpu[i]));
+    }
+    return max;
+  }
+
+  private static float[] logits(
+      Path model, Device device, long[] ids, long[] positions, boolean[] keys) {
+    CausalLm lm = ModelDirectory.load(model, device);
+    try (NDManager manager = NDManager.newBaseManager(device)) {
+      Shape shape = new Shape(1, ids.length);
+      return lm.forward(
+              manager.create(ids, shape),
+              manager.create(positions, shape),
+              manager.create(keys, shape),
+              null)
+          .toType(DataType.FLOAT32, false)
+          .toFloatArray();
+    } finally {
+      lm.close();
+    }
   }
 
   /**
