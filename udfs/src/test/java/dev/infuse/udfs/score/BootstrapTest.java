@@ -40,6 +40,48 @@ class BootstrapTest {
   }
 
   @Test
+  void theNinetyFivePercentIntervalOfALargeBernoulliSampleIsTheNormalOne() {
+    // With k ones among n values, a bootstrap mean is Binomial(n, k/n) / n: nearly normal with sd
+    // sqrt(p(1-p)/n), so its 2.5% and 97.5% percentiles are p -+ 1.96 sd. The tolerance, 0.1 sd,
+    // is a third of the gap to a 90% interval's p -+ 1.645 sd (0.315 sd away); the percentiles of
+    // R = 10000 resamples are within about 0.03 sd (their standard error) of the exact ones.
+    int n = 5000;
+    double[] values = new double[n];
+    for (int i = 0; i < 1500; i++) {
+      values[i] = 1;
+    }
+    double p = 0.3;
+    double sd = Math.sqrt(p * (1 - p) / n);
+    double z = 1.959964;
+    Bootstrap large = new Bootstrap(10_000, 0.95);
+    for (long seed : new long[] {1, 2}) {
+      Interval interval = large.mean(values, seed);
+      assertThat(interval.value()).isCloseTo(p, within(1e-12));
+      assertThat(interval.low()).as("low, seed %d", seed).isCloseTo(p - z * sd, within(0.1 * sd));
+      assertThat(interval.high()).as("high, seed %d", seed).isCloseTo(p + z * sd, within(0.1 * sd));
+    }
+  }
+
+  @Test
+  void theNinetyFivePercentIntervalCoversTheTrueMeanAtTheNominalRate() {
+    // 2000 seeded repetitions; the number that cover p is Binomial(2000, 0.95) for a 95% interval:
+    // sd = sqrt(0.95 * 0.05 / 2000) = 0.0049, so 3 sd is 0.0146. A 90% interval covers about 0.90
+    // of the time, 10 sd below. p is off the 1/n lattice, so no interval ends on it exactly.
+    double p = 0.3141;
+    int n = 300;
+    int reps = 2000;
+    int covered = 0;
+    for (int t = 0; t < reps; t++) {
+      Interval interval = bootstrap.mean(bernoulli(p, n, 10_000 + t), 20_000 + t);
+      if (interval.low() <= p && p <= interval.high()) {
+        covered++;
+      }
+    }
+    double tolerance = 3 * Math.sqrt(0.95 * 0.05 / reps);
+    assertThat(covered / (double) reps).isCloseTo(0.95, within(tolerance));
+  }
+
+  @Test
   void quantilesInterpolateLikeNumpy() {
     double[] sorted = {0, 1, 2, 3, 4};
     assertThat(Bootstrap.quantile(sorted, 0.5)).isEqualTo(2.0);
@@ -85,6 +127,52 @@ class BootstrapTest {
     assertThat(rejected).isLessThanOrEqualTo(6);
     double[] same = bernoulli(0.6, 100, 1);
     assertThat(bootstrap.paired(same, same.clone(), 1).pValue()).isEqualTo(1.0);
+  }
+
+  @Test
+  void pairedPValueOfAConstantDifferenceIsTheSmallestPossible() {
+    // b is right and a wrong on every question: every resampled difference is the observed d = 1,
+    // so |d*_r - d| = 0 < |d| for all R = 1000 resamples, and p = (1 + 0) / (R + 1).
+    PairedDifference d = bootstrap.paired(new double[] {0, 0, 0, 0}, new double[] {1, 1, 1, 1}, 5);
+    assertThat(d.diff()).isEqualTo(1.0);
+    assertThat(d.low()).isEqualTo(1.0);
+    assertThat(d.high()).isEqualTo(1.0);
+    assertThat(d.pValue()).isEqualTo(1.0 / 1001);
+  }
+
+  @Test
+  void pairedPValueOnThreeQuestionsIsTheOneComputedByHand() {
+    // a = (0, 1, 1), b = (1, 1, 1): the differences are (1, 0, 0) and d = 1/3. A resample that
+    // draws question 1 j times (of 3) has d* = j/3, and |j/3 - 1/3| >= 1/3 for every j but 1. So
+    // a resample is as extreme as the data unless it draws question 1 exactly once, which happens
+    // with probability 3 (1/3) (2/3)^2 = 12/27: the two-sided p is 15/27 up to resampling noise.
+    double[] a = {0, 1, 1};
+    double[] b = {1, 1, 1};
+    long seed = 77;
+    PairedDifference d = bootstrap.paired(a, b, seed);
+    assertThat(d.valueA()).isCloseTo(2 / 3.0, within(1e-12));
+    assertThat(d.valueB()).isEqualTo(1.0);
+    assertThat(d.diff()).isCloseTo(1 / 3.0, within(1e-12));
+    // The count of extreme resamples is Binomial(1000, 15/27): within 4 sd of its mean.
+    double exact = 15 / 27.0;
+    assertThat(d.pValue()).isCloseTo(exact, within(4 * Math.sqrt(exact * (1 - exact) / 1000)));
+
+    // Exactly: replay the bootstrap's draws (R resamples of 3 indices from SplittableRandom(seed))
+    // and count the resamples that do not draw question 1 exactly once; p = (1 + count) / (R + 1).
+    SplittableRandom random = new SplittableRandom(seed);
+    int extreme = 0;
+    for (int r = 0; r < 1000; r++) {
+      int j = 0;
+      for (int i = 0; i < 3; i++) {
+        if (random.nextInt(3) == 0) {
+          j++;
+        }
+      }
+      if (j != 1) {
+        extreme++;
+      }
+    }
+    assertThat(d.pValue()).isEqualTo((1.0 + extreme) / 1001);
   }
 
   @Test
