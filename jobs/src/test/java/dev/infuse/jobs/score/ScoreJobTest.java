@@ -1,5 +1,6 @@
 package dev.infuse.jobs.score;
 
+import static org.apache.spark.sql.functions.col;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -7,12 +8,21 @@ import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.SparkTestSession.CliResult;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
+import dev.infuse.jobs.generate.RequestBuilder;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.spark.SparkRows;
 import dev.infuse.udfs.llm.FakeOpenAiServer;
+import dev.infuse.udfs.score.Bootstrap;
+import dev.infuse.udfs.score.Interval;
+import dev.infuse.udfs.score.PairedDifference;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
@@ -224,7 +234,12 @@ class ScoreJobTest {
       assertThat(cmp.<String>getAs("setting_b")).isEqualTo("trained");
       assertThat(cmp.<Long>getAs("n")).isEqualTo(6);
       assertThat(cmp.<Double>getAs("diff")).isCloseTo(2 / 6.0, within(1e-12));
-      assertThat(cmp.<Double>getAs("p_value")).isBetween(1.0 / 501, 1.0);
+      // By hand: the per-question differences are (0, 1, 0, 1, 0, 0), d = 1/3. A resample drawing
+      // K of the two 1s (K ~ Binomial(6, 1/3)) has d* = K/6, and |K/6 - 2/6| >= 2/6 iff K = 0 or
+      // K >= 4: p = (64 + 60 + 12 + 1) / 729 = 137/729, up to the noise of 500 resamples (4 sd).
+      double byHand = 137 / 729.0;
+      assertThat(cmp.<Double>getAs("p_value"))
+          .isCloseTo(byHand, within(4 * Math.sqrt(byHand * (1 - byHand) / 500)));
       assertThat(w.read("score_comparisons").filter("subset = 'difficult'").count()).isEqualTo(1);
 
       // A rerun judges nothing again (llm_calls) and writes the same numbers (seeded), under its
@@ -242,6 +257,144 @@ class ScoreJobTest {
       assertThat(w.read("runs").filter("job = 'score' AND status = 'succeeded'").count())
           .isEqualTo(2);
     }
+  }
+
+  @Test
+  void reorderingAndRepartitioningThePredictionsChangesNoScoreIntervalOrPValue() {
+    List<Row> questions = new ArrayList<>();
+    List<Row> predictions = new ArrayList<>();
+    for (int i = 1; i <= 12; i++) {
+      String id = String.format(Locale.ROOT, "quality:q%02d", i);
+      questions.add(
+          question(
+              id,
+              "quality",
+              "mcq",
+              OPTIONS,
+              "A",
+              0,
+              i % 3 == 0 ? List.of("difficult") : List.of()));
+      boolean ragRight = i % 2 == 0 || i == 5;
+      List<Double> scores =
+          i % 4 == 1 ? List.of(-2.0, -3.0, -4.0, -9.0) : List.of(-1.0, -9.0, -20.0, -9.0);
+      predictions.add(
+          prediction(
+              "ans-rag",
+              id,
+              "quality",
+              "rag",
+              "loglikelihood",
+              ragRight ? "A" : "B",
+              ragRight,
+              scores,
+              null));
+      boolean trainedRight = i % 5 != 0;
+      predictions.add(
+          prediction(
+              "ans-trained",
+              id,
+              "quality",
+              "trained",
+              "generate",
+              trainedRight ? "A" : "C",
+              trainedRight,
+              null,
+              1000L));
+    }
+    String[] args = {"--compare", "ans-rag,ans-trained", "--resamples", "300", "--seed", "7"};
+
+    // In order, in one write.
+    Warehouse ordered = new Warehouse(SPARK, SparkTestSession.tempDir("score-ordered").toString());
+    write(ordered, "questions", questions);
+    write(ordered, "predictions", predictions);
+    // Shuffled, in three writes of two files each, and scored with another number of shuffle
+    // partitions: the job reads the rows in another order, split otherwise across tasks, and
+    // gathers each score's values through other partitions.
+    Warehouse shuffled =
+        new Warehouse(SPARK, SparkTestSession.tempDir("score-shuffled").toString());
+    List<Row> shuffledQuestions = new ArrayList<>(questions);
+    Collections.shuffle(shuffledQuestions, new Random(1));
+    write(shuffled, "questions", shuffledQuestions);
+    List<Row> shuffledPredictions = new ArrayList<>(predictions);
+    Collections.shuffle(shuffledPredictions, new Random(2));
+    Contract contract = Contracts.load("predictions");
+    for (int part = 0; part < 3; part++) {
+      List<Row> batch = shuffledPredictions.subList(part * 8, part * 8 + 8);
+      shuffled.upsert(contract, SPARK.createDataFrame(batch, contract.schema()).repartition(2));
+    }
+    assertThat(partitionsOfKeys(shuffled)).isNotEqualTo(partitionsOfKeys(ordered));
+
+    runScore(ordered, args);
+    String shufflePartitions = SPARK.conf().get("spark.sql.shuffle.partitions");
+    SPARK.conf().set("spark.sql.shuffle.partitions", "5");
+    try {
+      runScore(shuffled, args);
+    } finally {
+      SPARK.conf().set("spark.sql.shuffle.partitions", shufflePartitions);
+    }
+    // scores: accuracy and acc_norm of rag, accuracy of trained, under all and difficult;
+    // score_comparisons: accuracy under all and difficult.
+    Map<String, Integer> rows = Map.of("scores", 6, "score_comparisons", 2);
+    rows.forEach(
+        (table, count) -> {
+          List<Row> a = withoutScoreRunId(ordered, table);
+          assertThat(a).as(table).hasSize(count);
+          assertThat(withoutScoreRunId(shuffled, table)).as(table).containsExactlyElementsOf(a);
+        });
+
+    // And the numbers are the bootstrap's on the questions sorted by id, seeded by the score's key.
+    double[] rag = new double[12];
+    double[] trained = new double[12];
+    for (int i = 1; i <= 12; i++) {
+      rag[i - 1] = i % 2 == 0 || i == 5 ? 1 : 0;
+      trained[i - 1] = i % 5 != 0 ? 1 : 0;
+    }
+    Bootstrap bootstrap = new Bootstrap(300, 0.95);
+    Interval interval =
+        bootstrap.mean(
+            rag, RequestBuilder.seedFor(7, "score", "ans-rag", "quality", "all", "accuracy"));
+    Row ragRow = score(shuffled, "ans-rag", "all", "accuracy");
+    assertThat(ragRow.<Double>getAs("value")).isEqualTo(interval.value());
+    assertThat(ragRow.<Double>getAs("ci_low")).isEqualTo(interval.low());
+    assertThat(ragRow.<Double>getAs("ci_high")).isEqualTo(interval.high());
+    PairedDifference paired =
+        bootstrap.paired(
+            rag,
+            trained,
+            RequestBuilder.seedFor(
+                7, "compare", "ans-rag", "ans-trained", "quality", "all", "accuracy"));
+    Row cmp =
+        shuffled.read("score_comparisons").filter("subset = 'all' AND metric = 'accuracy'").head();
+    assertThat(cmp.<Double>getAs("diff")).isEqualTo(paired.diff());
+    assertThat(cmp.<Double>getAs("ci_low")).isEqualTo(paired.low());
+    assertThat(cmp.<Double>getAs("ci_high")).isEqualTo(paired.high());
+    assertThat(cmp.<Double>getAs("p_value")).isEqualTo(paired.pValue());
+  }
+
+  private static void runScore(Warehouse w, String... args) {
+    List<String> score = new ArrayList<>(List.of("score", "--warehouse", w.root()));
+    score.addAll(List.of(args));
+    CliResult result = SparkTestSession.cli(score.toArray(String[]::new));
+    assertThat(result.code()).as(result.toString()).isZero();
+  }
+
+  /** The (run_id, question_id) of the predictions as the job reads them, partition by partition. */
+  private static List<List<String>> partitionsOfKeys(Warehouse w) {
+    return w.read("predictions")
+        .selectExpr("concat(run_id, ' ', question_id)")
+        .as(Encoders.STRING())
+        .javaRDD()
+        .glom()
+        .collect();
+  }
+
+  /** A table's rows in key order, without the score run that wrote them. */
+  private static List<Row> withoutScoreRunId(Warehouse w, String table) {
+    Contract contract = Contracts.load(table);
+    return w.read(table)
+        .drop("score_run_id")
+        .orderBy(contract.primaryKey().stream().map(c -> col(c)).toArray(Column[]::new))
+        .collectAsList();
   }
 
   @Test
