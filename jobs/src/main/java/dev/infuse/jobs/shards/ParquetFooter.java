@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.parquet.format.ColumnChunk;
@@ -58,8 +59,7 @@ final class ParquetFooter {
   }
 
   private static int footerLength(byte[] tail) throws IOException {
-    if (tail.length < 8
-        || !java.util.Arrays.equals(tail, tail.length - 4, tail.length, MAGIC, 0, 4)) {
+    if (tail.length < 8 || !Arrays.equals(tail, tail.length - 4, tail.length, MAGIC, 0, 4)) {
       throw new IOException(
           "the Parquet writer's tail does not end in a footer and PAR1 ("
               + tail.length

@@ -110,17 +110,18 @@ class IngestJobTest {
     Files.write(input, file.toByteArray());
 
     String warehouse = SparkTestSession.tempDir("wh").toString();
-    CliResult result =
-        SparkTestSession.cli(
-            "ingest",
-            "--format",
-            "quality",
-            "--input",
-            input.toString(),
-            "--warehouse",
-            warehouse,
-            "--max-bad-fraction",
-            "1");
+    String[] ingestMixed = {
+      "ingest",
+      "--format",
+      "quality",
+      "--input",
+      input.toString(),
+      "--warehouse",
+      warehouse,
+      "--max-bad-fraction",
+      "1"
+    };
+    CliResult result = SparkTestSession.cli(ingestMixed);
     assertThat(result.code()).as(result.toString()).isZero();
 
     Warehouse w = new Warehouse(spark, warehouse);
@@ -160,17 +161,7 @@ class IngestJobTest {
 
     // The same input again: the same 28 records are quarantined, and quarantine gains nothing.
     Map<String, byte[]> before = snapshot(Path.of(warehouse), List.of("quarantine"));
-    CliResult again =
-        SparkTestSession.cli(
-            "ingest",
-            "--format",
-            "quality",
-            "--input",
-            input.toString(),
-            "--warehouse",
-            warehouse,
-            "--max-bad-fraction",
-            "1");
+    CliResult again = SparkTestSession.cli(ingestMixed);
     assertThat(again.code()).as(again.toString()).isZero();
     assertThat(w.read("quarantine").count()).isEqualTo(28);
     Row rerun = w.read("runs").orderBy(col("started_at").desc()).head();
