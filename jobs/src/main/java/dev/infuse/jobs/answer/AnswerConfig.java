@@ -20,6 +20,9 @@ import java.util.List;
  * @param retriever which retriever's rows of {@code retrievals} to use; null for the only one there
  * @param k the top-k retrieved chunks put in context
  * @param chunkOrder best_first or best_last (the best chunk nearest the question)
+ * @param reader {@value #ZERO_SHOT} (the benchmark's prompt format) or {@value #FEW_SHOT_COT} (the
+ *     versioned few-shot chain-of-thought prompt for base models, {@value #FEW_SHOT_COT_PROMPT});
+ *     generate mode only
  * @param modelDir the model directory from {@code train} for the trained settings
  * @param maxQuestions the most questions, in question_id order; 0 for all
  */
@@ -31,16 +34,30 @@ public record AnswerConfig(
     Retriever retriever,
     int k,
     ChunkOrder chunkOrder,
+    String reader,
     boolean chainOfThought,
     String modelDir,
     int maxTokens,
     double temperature,
     int maxQuestions)
     implements ConfigSection {
+  public static final String ZERO_SHOT = "zero_shot";
+  public static final String FEW_SHOT_COT = "few_shot_cot";
+
+  /** The prompt template (conf/prompts) of the few-shot reader. */
+  public static final String FEW_SHOT_COT_PROMPT = "reader-mcq-fewshot-cot";
+
+  /** Whether answers are asked with the few-shot chain-of-thought reader. */
+  public boolean fewShot() {
+    return FEW_SHOT_COT.equals(reader);
+  }
 
   @Override
   public List<String> problems() {
     List<String> problems = new ArrayList<>();
+    if (!ZERO_SHOT.equals(reader) && !FEW_SHOT_COT.equals(reader)) {
+      problems.add("reader: got " + reader + ", expected " + ZERO_SHOT + " or " + FEW_SHOT_COT);
+    }
     if (setting == null) {
       problems.add("setting: got nothing, expected closed_book, rag, trained or trained_rag");
     }

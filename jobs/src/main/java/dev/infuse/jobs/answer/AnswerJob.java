@@ -13,12 +13,14 @@ import dev.infuse.jobs.config.ConfigJson;
 import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
+import dev.infuse.jobs.generate.PromptLibrary;
 import dev.infuse.jobs.io.Quarantine;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.io.WriteResult;
 import dev.infuse.jobs.llm.LlmCallRunner;
 import dev.infuse.jobs.llm.LlmConfig;
 import dev.infuse.jobs.llm.LlmFailures;
+import dev.infuse.jobs.retrieve.RagConfig;
 import dev.infuse.jobs.run.JobRun;
 import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.jobs.train.TrainJob;
@@ -166,6 +168,8 @@ public final class AnswerJob {
       Dataset<Row> predictions =
           answered
               .filter(col("reason").isNull())
+              .withColumn(
+                  "rag_recipe", plan.setting().rag() ? lit(ragRecipe()) : lit(null).cast("string"))
               .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
 
       long read = inputs.count();
@@ -208,6 +212,7 @@ public final class AnswerJob {
     GeneratedAnswers generated =
         new GeneratedAnswers(
             plan.format(),
+            fewShotReader(plan),
             options.chainOfThought(),
             plan.backend().id(),
             plan.llm().client().model(),
@@ -272,9 +277,16 @@ public final class AnswerJob {
       Dataset<Row> retrieved =
           warehouse
               .read("retrievals")
-              .filter(col("retriever").equalTo(retriever.id()).and(col("rank").leq(options.k())))
+              .filter(
+                  col("rag_recipe")
+                      .equalTo(ragRecipe())
+                      .and(col("retriever").equalTo(retriever.id()))
+                      .and(col("rank").leq(options.k())))
               .join(
-                  warehouse.read("chunks").select(col("chunk_id"), col("text").as("chunk_text")),
+                  warehouse
+                      .read("chunks")
+                      .filter(col("rag_recipe").equalTo(ragRecipe()))
+                      .select(col("chunk_id"), col("text").as("chunk_text")),
                   "chunk_id")
               .groupBy("question_id")
               .agg(
@@ -448,7 +460,10 @@ public final class AnswerJob {
     List<String> present =
         warehouse
             .read("retrievals")
-            .filter(col("benchmark").equalTo(options.benchmark()))
+            .filter(
+                col("benchmark")
+                    .equalTo(options.benchmark())
+                    .and(col("rag_recipe").equalTo(ragRecipe())))
             .select("retriever")
             .distinct()
             .orderBy("retriever")
@@ -461,10 +476,42 @@ public final class AnswerJob {
                   + (present.isEmpty() ? "no rows" : "rows of " + String.join(", ", present))
                   + " for benchmark "
                   + options.benchmark()
+                  + " in rag.recipe "
+                  + ragRecipe()
                   + "; expected "
                   + (present.isEmpty() ? "retrieve to have run for it" : "one of them")));
     }
     return Retriever.fromName(present.get(0));
+  }
+
+  /**
+   * The few-shot reader when answer.reader asks for it; it needs lettered options, so it fails on a
+   * benchmark without them.
+   */
+  private FewShotReader fewShotReader(Plan plan) {
+    if (!options.fewShot()) {
+      return null;
+    }
+    if (plan.format().kind() != PromptFormat.Kind.MCQ) {
+      throw new ConfigException(
+          List.of(
+              "answer.reader: got "
+                  + AnswerConfig.FEW_SHOT_COT
+                  + " for benchmark "
+                  + plan.format().benchmark()
+                  + ", whose answers are not lettered options; expected "
+                  + AnswerConfig.ZERO_SHOT
+                  + ", or a multiple-choice benchmark (quality, longhealth, medqa)"));
+    }
+    return new FewShotReader(
+        PromptLibrary.load(
+                run.spark().sparkContext().hadoopConfiguration(), run.config().run().promptsDir())
+            .get(AnswerConfig.FEW_SHOT_COT_PROMPT));
+  }
+
+  /** The RAG recipe whose retrievals and chunks a rag setting reads (rag.recipe). */
+  private String ragRecipe() {
+    return run.config().section(RagConfig.class).recipe();
   }
 
   private void print(Plan plan, Retriever retriever, RunCounts counts, WriteResult write) {
@@ -480,13 +527,21 @@ public final class AnswerJob {
         plan.mode() == AnswerMode.EMBEDDING
             ? " (model-free default: the option most similar to the context; weak but real)"
             : "");
+    if (options.fewShot() && plan.mode() != AnswerMode.GENERATE) {
+      out.printf(
+          Locale.ROOT,
+          "  answer.reader %s not used: %s mode reads no chat prompt%n",
+          AnswerConfig.FEW_SHOT_COT,
+          plan.mode());
+    }
     if (retriever != null) {
       out.printf(
           Locale.ROOT,
-          "  context: top %d chunk(s) of retriever %s, %s%n",
+          "  context: top %d chunk(s) of retriever %s, %s, rag.recipe %s%n",
           options.k(),
           retriever,
-          options.chunkOrder());
+          options.chunkOrder(),
+          ragRecipe());
     }
     Map<String, Long> d = counts.details();
     out.printf(

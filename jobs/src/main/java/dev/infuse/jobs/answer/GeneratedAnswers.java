@@ -35,6 +35,7 @@ final class GeneratedAnswers implements Serializable {
           .add("canonical_request", DataTypes.StringType, false);
 
   private final PromptFormat format;
+  private final FewShotReader reader;
   private final boolean chainOfThought;
   private final String backend;
   private final String model;
@@ -43,8 +44,13 @@ final class GeneratedAnswers implements Serializable {
   private final long runSeed;
   private final PredictionRows rows;
 
+  /**
+   * @param reader the few-shot reader that asks instead of {@code format}'s prompt; null for the
+   *     format's own
+   */
   GeneratedAnswers(
       PromptFormat format,
+      FewShotReader reader,
       boolean chainOfThought,
       String backend,
       String model,
@@ -53,6 +59,7 @@ final class GeneratedAnswers implements Serializable {
       long runSeed,
       PredictionRows rows) {
     this.format = format;
+    this.reader = reader;
     this.chainOfThought = chainOfThought;
     this.backend = backend;
     this.model = model;
@@ -63,7 +70,7 @@ final class GeneratedAnswers implements Serializable {
   }
 
   String promptVersion() {
-    return format.tag(chainOfThought);
+    return reader != null ? reader.tag() : format.tag(chainOfThought);
   }
 
   /**
@@ -76,7 +83,7 @@ final class GeneratedAnswers implements Serializable {
     ChatRequest request =
         new ChatRequest(
             model,
-            format.messages(input, chainOfThought),
+            reader != null ? reader.messages(input) : format.messages(input, chainOfThought),
             new GenerationParams(maxTokens, temperature, 1.0, 1, List.of(), seed, false, null),
             Map.of(
                 "task",

@@ -6,7 +6,10 @@ import static org.apache.spark.sql.functions.concat;
 import static org.apache.spark.sql.functions.concat_ws;
 import static org.apache.spark.sql.functions.flatten;
 import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.sha2;
 import static org.apache.spark.sql.functions.size;
+import static org.apache.spark.sql.functions.substring;
+import static org.apache.spark.sql.functions.when;
 
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.ContractEnforcer;
@@ -14,6 +17,7 @@ import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Quarantine;
 import dev.infuse.jobs.io.TokenizerFiles;
 import dev.infuse.jobs.io.WriteResult;
+import dev.infuse.jobs.retrieve.RagConfig;
 import dev.infuse.jobs.run.JobRun;
 import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.udfs.text.Tokenizers;
@@ -42,10 +46,12 @@ public final class ChunkJob {
 
   private final JobRun run;
   private final ChunkConfig options;
+  private final RagConfig rag;
 
   public ChunkJob(JobRun run) {
     this.run = run;
     this.options = run.config().section(ChunkConfig.class);
+    this.rag = run.config().section(RagConfig.class);
   }
 
   public RunCounts run() {
@@ -60,7 +66,10 @@ public final class ChunkJob {
             : new JavaSparkContext(spark.sparkContext())
                 .broadcast(TokenizerFiles.read(spark, options.tokenizer(), "chunk.tokenizer"));
     Dataset<Row> rows =
-        transform(spark, documents, options.maxTokens(), options.overlapTokens(), tokenizerJson)
+        inRecipe(
+                transform(
+                    spark, documents, options.maxTokens(), options.overlapTokens(), tokenizerJson),
+                rag)
             .persist(StorageLevel.MEMORY_AND_DISK());
     try {
       Contract contract = Contracts.load("chunks");
@@ -100,7 +109,7 @@ public final class ChunkJob {
       long input = documents.count();
       long failed = failures.count();
       long chunkCount = chunks.count();
-      WriteResult write = run.warehouse().replaceWithin(contract, chunks, "doc_id");
+      WriteResult write = run.warehouse().replaceWithin(contract, chunks, "rag_recipe", "doc_id");
       WriteResult quarantineWrite = run.quarantine(failures);
 
       Map<String, Long> details = new LinkedHashMap<>();
@@ -114,13 +123,15 @@ public final class ChunkJob {
       var out = run.out();
       out.printf(
           Locale.ROOT,
-          "chunk: %d document(s)%s into %d chunks of at most %d tokens (overlap %d, tokenizer %s)%n",
+          "chunk: %d document(s)%s into %d chunks of at most %d tokens (overlap %d, tokenizer %s),"
+              + " rag.recipe %s%n",
           input,
           options.corpus() == null ? "" : " of corpus " + options.corpus(),
           chunkCount,
           options.maxTokens(),
           options.overlapTokens(),
-          options.tokenizer());
+          options.tokenizer(),
+          rag.recipe());
       out.printf(Locale.ROOT, "  %d chunked, %d quarantined%n", counts.output(), failed);
       out.println("  " + write);
       out.flush();
@@ -128,6 +139,21 @@ public final class ChunkJob {
     } finally {
       rows.unpersist();
     }
+  }
+
+  /**
+   * Tags chunk rows with their RAG recipe. Another recipe's chunks must not share ids with the
+   * default's even when cut the same way, so its ids are re-hashed with its name; the default
+   * recipe keeps the ids of releases before recipes existed, so their embeddings stay valid.
+   */
+  static Dataset<Row> inRecipe(Dataset<Row> rows, RagConfig rag) {
+    Column id =
+        rag.isDefault()
+            ? col("chunk_id")
+            : substring(sha2(concat(lit(rag.recipe() + "/"), col("chunk_id")), 256), 1, 16);
+    return rows.withColumn(
+            "chunk_id", when(col("chunk_id").isNull(), col("chunk_id")).otherwise(id))
+        .withColumn("rag_recipe", lit(rag.recipe()));
   }
 
   /**

@@ -12,6 +12,7 @@ import dev.infuse.jobs.ingest.IngestConfig;
 import dev.infuse.jobs.llm.LlmConfig;
 import dev.infuse.jobs.report.ReportConfig;
 import dev.infuse.jobs.retrieve.IndexConfig;
+import dev.infuse.jobs.retrieve.RagConfig;
 import dev.infuse.jobs.retrieve.RetrieveConfig;
 import dev.infuse.jobs.score.ScoreConfig;
 import dev.infuse.jobs.shards.ShardsConfig;
@@ -64,6 +65,7 @@ public final class JobCatalog {
           SectionType.of("report", ReportConfig.class),
           SectionType.of("score", ScoreConfig.class),
           SectionType.of("answer", AnswerConfig.class),
+          SectionType.of("rag", RagConfig.class),
           SectionType.of("index", IndexConfig.class),
           SectionType.of("retrieve", RetrieveConfig.class),
           SectionType.of("evaluate", EvaluateConfig.class));

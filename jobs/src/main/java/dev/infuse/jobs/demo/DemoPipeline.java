@@ -9,7 +9,6 @@ import dev.infuse.jobs.config.ConfigLoader;
 import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.config.InfuseHome;
 import dev.infuse.jobs.embed.EmbedJob;
-import dev.infuse.jobs.evaluate.EvaluateConfig;
 import dev.infuse.jobs.evaluate.Evaluation;
 import dev.infuse.jobs.generate.GenDocsJob;
 import dev.infuse.jobs.generate.GenQaJob;
@@ -117,10 +116,7 @@ public final class DemoPipeline {
   public int steps() {
     // The evaluation is planned once its models exist, but its step count follows from the
     // config alone.
-    return 5
-        + 2 * SWEEP.size()
-        + 1
-        + Evaluation.steps(config.section(EvaluateConfig.class), SWEEP.size(), true, false);
+    return 5 + 2 * SWEEP.size() + 1 + Evaluation.steps(config, SWEEP.size(), true, false);
   }
 
   /**

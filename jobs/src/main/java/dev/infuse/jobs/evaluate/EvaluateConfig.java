@@ -18,6 +18,9 @@ import java.util.List;
  *     different synthetic token counts are a sweep, fitted by {@code fit-scaling}
  * @param compare setting pairs {@code [[a, b], ...]} compared (b - a) on every benchmark; a trained
  *     setting stands for the last model of {@code models}; a pair with a setting not run is skipped
+ * @param ragRecipes config files (relative to the Infuse home), one per RAG recipe, each layered
+ *     over the config for the steps of its rag settings (chunk, index, retrieve, answer), so that
+ *     the recipes are evaluated side by side; empty for the config's own {@code rag.recipe}
  * @param retrieve chunk, index and retrieve before the rag settings; false reads {@code retrievals}
  *     as they are
  * @param report write the HTML and JSON report at the end
@@ -27,6 +30,7 @@ public record EvaluateConfig(
     List<Setting> settings,
     List<String> models,
     List<List<Setting>> compare,
+    List<String> ragRecipes,
     boolean retrieve,
     boolean report)
     implements ConfigSection {
@@ -53,6 +57,17 @@ public record EvaluateConfig(
       if (model == null || model.isBlank()) {
         problems.add("models: got an empty entry in " + models + ", expected model directories");
       }
+    }
+    for (String file : ragRecipes) {
+      if (file == null || file.isBlank()) {
+        problems.add(
+            "rag_recipes: got an empty entry in "
+                + ragRecipes
+                + ", expected config files such as conf/rag/entigraph.yaml");
+      }
+    }
+    if (ragRecipes.size() != new HashSet<>(ragRecipes).size()) {
+      problems.add("rag_recipes: got " + ragRecipes + ", expected each file once");
     }
     for (List<Setting> pair : compare) {
       if (pair.size() != 2 || pair.get(0) == pair.get(1)) {

@@ -6,11 +6,13 @@ import dev.infuse.jobs.answer.AnswerConfig;
 import dev.infuse.jobs.answer.AnswerJob;
 import dev.infuse.jobs.chunk.ChunkJob;
 import dev.infuse.jobs.config.ConfigException;
+import dev.infuse.jobs.config.ConfigLoader;
 import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.llm.LlmConfig;
 import dev.infuse.jobs.report.ReportJob;
 import dev.infuse.jobs.retrieve.IndexJob;
+import dev.infuse.jobs.retrieve.RagConfig;
 import dev.infuse.jobs.retrieve.RetrieveConfig;
 import dev.infuse.jobs.retrieve.RetrieveJob;
 import dev.infuse.jobs.run.RecordedSteps;
@@ -46,6 +48,7 @@ public final class Evaluation {
   private final InfuseConfig config;
   private final EvaluateConfig options;
   private final List<Model> models;
+  private final List<RagRecipeLayer> recipes;
   private final List<Setting> untrained;
   private final List<Setting> trained;
   private final boolean fit;
@@ -103,6 +106,7 @@ public final class Evaluation {
               + config.section(RetrieveConfig.class).k()
               + ", expected answer.k <= retrieve.k: evaluate retrieves retrieve.k chunks and answers from the top answer.k");
     }
+    this.recipes = RagRecipeLayer.of(config, options);
     this.untrained = options.settings().stream().filter(s -> !s.trained()).toList();
     this.trained = options.settings().stream().filter(Setting::trained).toList();
     List<Model> found = new ArrayList<>();
@@ -160,25 +164,41 @@ public final class Evaluation {
 
   /** How many recorded jobs {@link #run} runs, for the step headings. */
   public int steps() {
-    return steps(options, models.size(), fit, chunk);
+    return steps(config, models.size(), fit, chunk);
   }
 
   /**
-   * How many recorded jobs an evaluation runs with these options and this many models, before the
+   * How many recorded jobs an evaluation of {@code config} runs with this many models, before the
    * models exist; {@code fits} says whether they span two or more token counts.
    */
-  public static int steps(EvaluateConfig options, int models, boolean fits, boolean chunk) {
+  public static int steps(InfuseConfig config, int models, boolean fits, boolean chunk) {
+    EvaluateConfig options = config.section(EvaluateConfig.class);
+    List<RagRecipeLayer> recipes = RagRecipeLayer.of(config, options);
+    String own = config.section(RagConfig.class).recipe();
     int benchmarks = options.benchmarks().size();
-    long untrained = options.settings().stream().filter(s -> !s.trained()).count();
-    long trained = options.settings().size() - untrained;
-    boolean retrieves = options.retrieve() && options.anyRag();
-    long answers = benchmarks * (untrained + trained * models);
-    return (int)
-        ((retrieves ? (chunk ? 2 : 1) + benchmarks : 0)
-            + answers
-            + 1
-            + (fits ? benchmarks * trained : 0)
-            + (options.report() ? 1 : 0));
+    int perRecipe = recipes.size();
+    long answers = 0;
+    long fitted = 0;
+    for (Setting setting : options.settings()) {
+      int times = setting.rag() ? perRecipe : 1;
+      answers += (long) benchmarks * times * (setting.trained() ? models : 1);
+      fitted += setting.trained() ? (long) benchmarks * times : 0;
+    }
+    long retrieval = 0;
+    if (options.retrieve() && options.anyRag()) {
+      for (RagRecipeLayer recipe : recipes) {
+        retrieval += (chunks(chunk, recipe, own) ? 2 : 1) + benchmarks;
+      }
+    }
+    return (int) (retrieval + answers + 1 + (fits ? fitted : 0) + (options.report() ? 1 : 0));
+  }
+
+  /**
+   * Whether a recipe's retrieval starts with {@code chunk}: always for a recipe other than the
+   * config's own, whose chunks the caller cannot have cut.
+   */
+  private static boolean chunks(boolean chunk, RagRecipeLayer recipe, String ownRecipe) {
+    return chunk || !recipe.name().equals(ownRecipe);
   }
 
   /** Runs every step; stops at the first that fails ({@link RecordedSteps.StepFailedException}). */
@@ -195,43 +215,60 @@ public final class Evaluation {
 
     List<String> retrieveRuns = new ArrayList<>();
     if (retrieves()) {
-      if (chunk) {
+      String own = config.section(RagConfig.class).recipe();
+      for (RagRecipeLayer recipe : recipes) {
+        InfuseConfig layered = layered(steps, recipe);
+        String in = recipes.size() > 1 ? ", " + recipe.label() : "";
+        if (chunks(chunk, recipe, own)) {
+          steps.run(
+              "chunk: documents -> chunks (only new or changed documents)" + in,
+              ChunkJob.NAME,
+              r -> new ChunkJob(r).run(),
+              recipe::applyTo);
+        }
         steps.run(
-            "chunk: documents -> chunks (only new or changed documents)",
-            ChunkJob.NAME,
-            r -> new ChunkJob(r).run());
-      }
-      steps.run(
-          "index: chunks -> Lucene BM25 shards + dense vectors",
-          IndexJob.NAME,
-          r -> new IndexJob(r).run());
-      for (String benchmark : options.benchmarks()) {
-        retrieveRuns.add(
-            steps.run(
-                String.format(
-                    Locale.ROOT,
-                    "retrieve: %s questions -> top-%d chunks (%s)",
-                    benchmark,
-                    config.section(RetrieveConfig.class).k(),
-                    config.section(RetrieveConfig.class).retriever()),
-                RetrieveJob.NAME,
-                r -> new RetrieveJob(r).run(),
-                loader -> loader.setString("retrieve.benchmark", benchmark)));
+            "index: chunks -> Lucene BM25 shards + dense vectors" + in,
+            IndexJob.NAME,
+            r -> new IndexJob(r).run(),
+            recipe::applyTo);
+        for (String benchmark : options.benchmarks()) {
+          retrieveRuns.add(
+              steps.run(
+                  String.format(
+                      Locale.ROOT,
+                      "retrieve: %s questions -> top-%d chunks (%s, %s scope)%s",
+                      benchmark,
+                      layered.section(RetrieveConfig.class).k(),
+                      layered.section(RetrieveConfig.class).retriever(),
+                      layered.section(RetrieveConfig.class).scoping(),
+                      in),
+                  RetrieveJob.NAME,
+                  r -> new RetrieveJob(r).run(),
+                  loader -> {
+                    recipe.applyTo(loader);
+                    loader.setString("retrieve.benchmark", benchmark);
+                  }));
+        }
       }
     }
 
-    // Keyed benchmark/setting for the untrained settings, benchmark/setting/model index for the
-    // trained ones.
+    // Keyed benchmark/setting[@recipe] for the untrained settings, benchmark/setting[@recipe]/model
+    // index for the trained ones; rag settings once per recipe.
     Map<String, String> answerRuns = new LinkedHashMap<>();
     for (String benchmark : options.benchmarks()) {
       for (Setting setting : untrained) {
-        answerRuns.put(benchmark + "/" + setting, answer(steps, benchmark, setting, null));
+        for (RagRecipeLayer recipe : recipesOf(setting)) {
+          answerRuns.put(
+              key(benchmark, setting, recipe), answer(steps, benchmark, setting, null, recipe));
+        }
       }
       for (Setting setting : trained) {
-        for (int m = 0; m < models.size(); m++) {
-          answerRuns.put(
-              benchmark + "/" + setting + "/" + m,
-              answer(steps, benchmark, setting, models.get(m)));
+        for (RagRecipeLayer recipe : recipesOf(setting)) {
+          for (int m = 0; m < models.size(); m++) {
+            answerRuns.put(
+                key(benchmark, setting, recipe) + "/" + m,
+                answer(steps, benchmark, setting, models.get(m), recipe));
+          }
         }
       }
     }
@@ -252,7 +289,9 @@ public final class Evaluation {
     if (fit) {
       for (String benchmark : options.benchmarks()) {
         for (Setting setting : trained) {
-          fitRuns.add(fitScaling(steps, benchmark, setting, answerRuns));
+          for (RagRecipeLayer recipe : recipesOf(setting)) {
+            fitRuns.add(fitScaling(steps, benchmark, setting, recipe, answerRuns));
+          }
         }
       }
     }
@@ -276,7 +315,25 @@ public final class Evaluation {
     return new Result(retrieveRuns, answerRuns, scoreRun, fitRuns, reportRun);
   }
 
-  private String answer(RecordedSteps steps, String benchmark, Setting setting, Model model) {
+  /** The recipes a setting runs under: each one for a rag setting, none (one null) otherwise. */
+  private List<RagRecipeLayer> recipesOf(Setting setting) {
+    return setting.rag() ? recipes : java.util.Collections.singletonList(null);
+  }
+
+  /** An answer run's key: benchmark/setting, with @recipe for a rag setting. */
+  private static String key(String benchmark, Setting setting, RagRecipeLayer recipe) {
+    return benchmark + "/" + setting + (recipe == null ? "" : "@" + recipe.name());
+  }
+
+  /** The config a recipe's steps run with, to name their settings in the step titles. */
+  private static InfuseConfig layered(RecordedSteps steps, RagRecipeLayer recipe) {
+    ConfigLoader loader = steps.baseConfig();
+    recipe.applyTo(loader);
+    return loader.load();
+  }
+
+  private String answer(
+      RecordedSteps steps, String benchmark, Setting setting, Model model, RagRecipeLayer recipe) {
     String title =
         "answer: "
             + benchmark
@@ -284,30 +341,36 @@ public final class Evaluation {
             + setting
             + (model == null
                 ? ", llm.backend " + config.section(LlmConfig.class).client().backend()
-                : ", model " + model.label());
+                : ", model " + model.label())
+            + (recipe != null && recipes.size() > 1 ? ", " + recipe.label() : "");
     return steps.run(
         title,
         AnswerJob.NAME,
         r -> new AnswerJob(r).run(),
         loader -> {
+          if (recipe != null) {
+            recipe.applyTo(loader);
+          }
           loader.setString("answer.benchmark", benchmark).setString("answer.setting", setting.id());
           if (model != null) {
             loader.setString("answer.model_dir", model.dir());
           }
-          if (setting.rag()
-              && retrieves()
-              && config.section(AnswerConfig.class).retriever() == null) {
-            // The retriever this evaluation ran, even when retrievals holds other retrievers' rows
-            // too.
-            loader.setString(
-                "answer.retriever", config.section(RetrieveConfig.class).retriever().id());
+          if (setting.rag() && retrieves()) {
+            InfuseConfig recipeConfig = layered(steps, recipe);
+            if (recipeConfig.section(AnswerConfig.class).retriever() == null) {
+              // The retriever this evaluation ran, even when retrievals holds other retrievers'
+              // rows too.
+              loader.setString(
+                  "answer.retriever", recipeConfig.section(RetrieveConfig.class).retriever().id());
+            }
           }
         });
   }
 
   /**
-   * The configured setting pairs as answer run pairs, per benchmark; pairs with a setting not run
-   * are skipped.
+   * The configured setting pairs as answer run pairs, per benchmark, and per recipe when a rag
+   * setting is in the pair (a pair of two rag settings compares them within one recipe); pairs with
+   * a setting not run are skipped.
    */
   private List<List<String>> comparisons(Map<String, String> answerRuns, PrintWriter out) {
     List<List<String>> pairs = new ArrayList<>();
@@ -317,11 +380,14 @@ public final class Evaluation {
         skipped.add(pair);
         continue;
       }
+      boolean perRecipe = pair.get(0).rag() || pair.get(1).rag();
       for (String benchmark : options.benchmarks()) {
-        pairs.add(
-            List.of(
-                runOf(answerRuns, benchmark, pair.get(0)),
-                runOf(answerRuns, benchmark, pair.get(1))));
+        for (RagRecipeLayer recipe : perRecipe ? recipes : List.of(recipes.get(0))) {
+          pairs.add(
+              List.of(
+                  runOf(answerRuns, benchmark, pair.get(0), recipe),
+                  runOf(answerRuns, benchmark, pair.get(1), recipe)));
+        }
       }
     }
     if (!skipped.isEmpty()) {
@@ -334,23 +400,37 @@ public final class Evaluation {
     return pairs;
   }
 
-  /** The run of a setting on a benchmark; a trained setting's is the last model's. */
-  private String runOf(Map<String, String> answerRuns, String benchmark, Setting setting) {
+  /**
+   * The run of a setting on a benchmark, under {@code recipe} when the setting is a rag one; a
+   * trained setting's is the last model's.
+   */
+  private String runOf(
+      Map<String, String> answerRuns, String benchmark, Setting setting, RagRecipeLayer recipe) {
+    String key = key(benchmark, setting, setting.rag() ? recipe : null);
     return setting.trained()
-        ? answerRuns.get(benchmark + "/" + setting + "/" + (models.size() - 1))
-        : answerRuns.get(benchmark + "/" + setting);
+        ? answerRuns.get(key + "/" + (models.size() - 1))
+        : answerRuns.get(key);
   }
 
+  /**
+   * Fits one trained setting's sweep; its rag baseline is its own recipe's for trained_rag, the
+   * first recipe's for trained.
+   */
   private String fitScaling(
-      RecordedSteps steps, String benchmark, Setting setting, Map<String, String> answerRuns) {
+      RecordedSteps steps,
+      String benchmark,
+      Setting setting,
+      RagRecipeLayer recipe,
+      Map<String, String> answerRuns) {
     List<String> sweep = new ArrayList<>();
     for (int m = 0; m < models.size(); m++) {
       Long tokens = models.get(m).syntheticTokens();
       if (tokens != null && tokens > 0) {
-        sweep.add(answerRuns.get(benchmark + "/" + setting + "/" + m));
+        sweep.add(answerRuns.get(key(benchmark, setting, recipe) + "/" + m));
       }
     }
     Setting baseline = options.settings().contains(Setting.RAG) ? Setting.RAG : null;
+    RagRecipeLayer baselineRecipe = recipe == null ? recipes.get(0) : recipe;
     return steps.run(
         String.format(
             Locale.ROOT,
@@ -358,7 +438,10 @@ public final class Evaluation {
             benchmark,
             setting,
             sweep.size(),
-            baseline == null ? "" : ", against rag"),
+            baseline == null
+                ? ""
+                : ", against rag"
+                    + (recipes.size() > 1 ? " (" + baselineRecipe.label() + ")" : "")),
         FitScalingJob.NAME,
         r -> new FitScalingJob(r).run(),
         loader -> {
@@ -372,7 +455,8 @@ public final class Evaluation {
             loader
                 .setString("score.scaling_baseline_setting", baseline.id())
                 .setString(
-                    "score.scaling_baseline_run", answerRuns.get(benchmark + "/" + baseline));
+                    "score.scaling_baseline_run",
+                    answerRuns.get(key(benchmark, baseline, baselineRecipe)));
           }
         });
   }

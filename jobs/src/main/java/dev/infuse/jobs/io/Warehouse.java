@@ -172,15 +172,19 @@ public final class Warehouse {
 
   /** Inserts new keys and updates changed rows; unchanged rows cost nothing and commit nothing. */
   public WriteResult upsert(Contract contract, Dataset<Row> rows) {
-    return merge(contract, rows, null, true, true);
+    return merge(contract, rows, List.of(), true, true);
   }
 
   /**
-   * Like {@link #upsert}, and also deletes the rows of every {@code scopeColumn} value present in
-   * {@code rows} whose key is not in {@code rows}: re-chunking a document replaces all its chunks.
+   * Like {@link #upsert}, and also deletes the rows of every combination of {@code scopeColumns}
+   * values present in {@code rows} whose key is not in {@code rows}: re-chunking a document
+   * replaces all its chunks (of that RAG recipe).
    */
-  public WriteResult replaceWithin(Contract contract, Dataset<Row> rows, String scopeColumn) {
-    return merge(contract, rows, scopeColumn, true, true);
+  public WriteResult replaceWithin(
+      Contract contract, Dataset<Row> rows, String scopeColumn, String... moreScopeColumns) {
+    List<String> scope = new ArrayList<>(List.of(scopeColumn));
+    scope.addAll(List.of(moreScopeColumns));
+    return merge(contract, rows, scope, true, true);
   }
 
   /**
@@ -188,12 +192,12 @@ public final class Warehouse {
    * results): skips the content-hash comparison with the table, which costs a full scan of both.
    */
   public WriteResult upsertFresh(Contract contract, Dataset<Row> rows) {
-    return merge(contract, rows, null, true, false);
+    return merge(contract, rows, List.of(), true, false);
   }
 
   /** Inserts only keys the table does not hold yet; existing rows are left as they are. */
   public WriteResult insertNew(Contract contract, Dataset<Row> rows) {
-    return merge(contract, rows, null, false, true);
+    return merge(contract, rows, List.of(), false, true);
   }
 
   /**
@@ -243,7 +247,7 @@ public final class Warehouse {
   private WriteResult merge(
       Contract contract,
       Dataset<Row> rows,
-      String scopeColumn,
+      List<String> scopeColumns,
       boolean updateChanged,
       boolean skipUnchanged) {
     ensureTable(contract);
@@ -265,12 +269,12 @@ public final class Warehouse {
                       .drop(ROW_HASH)
                   : conformed.join(existing.select(columns(keys)), scalaSeq(keys), "left_anti");
       Dataset<Row> source = changed.withColumn(DELETE, lit(false));
-      if (scopeColumn != null) {
+      if (!scopeColumns.isEmpty()) {
         Dataset<Row> stale =
             existing
                 .join(
-                    conformed.select(scopeColumn).distinct(),
-                    scalaSeq(List.of(scopeColumn)),
+                    conformed.select(columns(scopeColumns)).distinct(),
+                    scalaSeq(scopeColumns),
                     "left_semi")
                 .join(conformed.select(columns(keys)), scalaSeq(keys), "left_anti")
                 .select(columns(keys))
@@ -292,7 +296,7 @@ public final class Warehouse {
         }
         DeltaMergeBuilder merge =
             DeltaTable.forPath(spark, path(table)).as("t").merge(source.as("s"), on);
-        if (scopeColumn != null) {
+        if (!scopeColumns.isEmpty()) {
           merge = merge.whenMatched("s." + DELETE).delete();
         }
         if (updateChanged) {

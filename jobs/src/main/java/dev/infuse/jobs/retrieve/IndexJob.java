@@ -78,7 +78,9 @@ public final class IndexJob {
     long chunksVersion = warehouse.version("chunks");
     var out = run.out();
     Configuration hadoop = spark.sparkContext().hadoopConfiguration();
-    IndexManifest previous = IndexManifest.read(hadoop, warehouse.root());
+    String recipe = run.config().section(RagConfig.class).recipe();
+    String indexRoot = IndexManifest.root(warehouse.root(), recipe);
+    IndexManifest previous = IndexManifest.read(hadoop, indexRoot);
     if (previous != null
         && previous.chunksVersion() == chunksVersion
         && previous.chunksPerShard() == chunksPerShard
@@ -87,7 +89,9 @@ public final class IndexJob {
           previous.corpora().values().stream().mapToLong(IndexManifest.CorpusShards::chunks).sum();
       out.printf(
           Locale.ROOT,
-          "index: BM25 index up to date (chunks version %d, %d chunk(s), %d shard(s))%n",
+          "index: BM25 index of rag.recipe %s up to date (chunks version %d, %d chunk(s), %d"
+              + " shard(s))%n",
+          recipe,
           chunksVersion,
           total,
           previous.totalShards());
@@ -101,22 +105,22 @@ public final class IndexJob {
     Built built =
         build(
             spark,
-            chunksWithCorpus(warehouse),
+            chunksWithCorpus(warehouse, recipe),
             chunksPerShard,
             chunksVersion,
             "build-" + run.runId());
     try {
       IndexManifest manifest = built.manifest();
-      built.files().write().mode("overwrite").parquet(manifest.filesPath(warehouse.root()));
+      built.files().write().mode("overwrite").parquet(manifest.filesPath(indexRoot));
       built
           .terms()
           .repartition(col("corpus"))
           .write()
           .mode("overwrite")
-          .parquet(manifest.termsPath(warehouse.root()));
-      manifest.write(hadoop, warehouse.root());
+          .parquet(manifest.termsPath(indexRoot));
+      manifest.write(hadoop, indexRoot);
       if (previous != null) {
-        delete(hadoop, IndexManifest.root(warehouse.root()) + "/" + previous.build());
+        delete(hadoop, indexRoot + "/" + previous.build());
       }
       long total =
           manifest.corpora().values().stream().mapToLong(IndexManifest.CorpusShards::chunks).sum();
@@ -198,10 +202,14 @@ public final class IndexJob {
         rows);
   }
 
-  /** {@code chunks} with the corpus of their document: {@code (corpus, chunk_id, doc_id, text)}. */
-  static Dataset<Row> chunksWithCorpus(Warehouse warehouse) {
+  /**
+   * The chunks of one RAG recipe with the corpus of their document: {@code (corpus, chunk_id,
+   * doc_id, text)}.
+   */
+  static Dataset<Row> chunksWithCorpus(Warehouse warehouse, String recipe) {
     return warehouse
         .read("chunks")
+        .filter(col("rag_recipe").equalTo(recipe))
         .select("chunk_id", "doc_id", "text")
         .join(warehouse.read("documents").select("doc_id", "corpus"), "doc_id")
         .select("corpus", "chunk_id", "doc_id", "text");

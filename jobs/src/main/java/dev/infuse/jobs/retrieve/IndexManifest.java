@@ -52,17 +52,23 @@ public record IndexManifest(
     corpora = new TreeMap<>(corpora);
   }
 
-  /** The directory of every index build: {@code <warehouse>/_indexes/bm25}. */
-  public static String root(String warehouseRoot) {
-    return warehouseRoot + "/_indexes/bm25";
+  /**
+   * The directory of every index build of a RAG recipe: {@code <warehouse>/_indexes/bm25} for the
+   * default recipe, {@code <warehouse>/_indexes/bm25-<recipe>} for another, so that each recipe
+   * searches only its own chunks.
+   */
+  public static String root(String warehouseRoot, String recipe) {
+    return warehouseRoot
+        + "/_indexes/bm25"
+        + (RagConfig.DEFAULT.equals(recipe) ? "" : "-" + recipe);
   }
 
-  public String filesPath(String warehouseRoot) {
-    return root(warehouseRoot) + "/" + build + "/files";
+  public String filesPath(String indexRoot) {
+    return indexRoot + "/" + build + "/files";
   }
 
-  public String termsPath(String warehouseRoot) {
-    return root(warehouseRoot) + "/" + build + "/terms";
+  public String termsPath(String indexRoot) {
+    return indexRoot + "/" + build + "/terms";
   }
 
   /** Each corpus's first global shard number: shard s of corpus c is global shard offset(c) + s. */
@@ -95,8 +101,8 @@ public record IndexManifest(
   }
 
   /** The manifest of the last complete build, or null when the index was never built. */
-  public static IndexManifest read(Configuration hadoop, String warehouseRoot) {
-    Path path = new Path(root(warehouseRoot), FILE);
+  public static IndexManifest read(Configuration hadoop, String indexRoot) {
+    Path path = new Path(indexRoot, FILE);
     try {
       FileSystem fs = path.getFileSystem(hadoop);
       if (!fs.exists(path)) {
@@ -111,9 +117,9 @@ public record IndexManifest(
   }
 
   /** Publishes this manifest: written beside, then renamed over the old one. */
-  public void write(Configuration hadoop, String warehouseRoot) {
-    Path path = new Path(root(warehouseRoot), FILE);
-    Path temp = new Path(root(warehouseRoot), "." + FILE + "." + build);
+  public void write(Configuration hadoop, String indexRoot) {
+    Path path = new Path(indexRoot, FILE);
+    Path temp = new Path(indexRoot, "." + FILE + "." + build);
     try {
       FileSystem fs = path.getFileSystem(hadoop);
       try (OutputStream out = fs.create(temp, true)) {

@@ -77,7 +77,8 @@ public final class RetrieveJob {
     Retriever retriever = config.retriever();
     SearchSettings settings =
         new SearchSettings(retriever, config.k(), config.rrfDepth(), config.rrfK());
-    IndexManifest manifest = currentManifest(spark, warehouse);
+    String recipe = run.config().section(RagConfig.class).recipe();
+    IndexManifest manifest = currentManifest(spark, warehouse, recipe);
     var out = run.out();
 
     Dataset<Row> questions = warehouse.read("questions");
@@ -103,7 +104,12 @@ public final class RetrieveJob {
           scoped.filter(
               col("corpus").isin(manifest.corpora().keySet().toArray()).or(col("unscopable")));
       long skipped = read - indexed.count();
-      Dataset<Row> chunkDocs = warehouse.read("chunks").select("doc_id").distinct();
+      Dataset<Row> chunkDocs =
+          warehouse
+              .read("chunks")
+              .filter(col("rag_recipe").equalTo(recipe))
+              .select("doc_id")
+              .distinct();
       // A document-scoped question whose document has no chunks cannot be answered from retrieval.
       Dataset<Row> orphans =
           indexed
@@ -135,19 +141,16 @@ public final class RetrieveJob {
       if (retriever.usesDense()) {
         modelId = modelId(run.config().section(EmbedderSpec.class).model());
         embedder = run.config().section(EmbedderSpec.class);
-        vectors = vectors(warehouse, modelId);
+        vectors = vectors(warehouse, modelId, recipe);
       }
       Dataset<Row> queries =
           queries(spark, searchable, embedder, modelId).persist(StorageLevel.MEMORY_AND_DISK());
       try {
+        String indexRoot = IndexManifest.root(warehouse.root(), recipe);
         Dataset<Row> files =
-            retriever.usesBm25()
-                ? spark.read().parquet(manifest.filesPath(warehouse.root()))
-                : null;
+            retriever.usesBm25() ? spark.read().parquet(manifest.filesPath(indexRoot)) : null;
         Dataset<Row> terms =
-            retriever.usesBm25()
-                ? spark.read().parquet(manifest.termsPath(warehouse.root()))
-                : null;
+            retriever.usesBm25() ? spark.read().parquet(manifest.termsPath(indexRoot)) : null;
         Dataset<Row> merged =
             search(spark, queries, files, terms, vectors, manifest, settings)
                 .persist(StorageLevel.MEMORY_AND_DISK());
@@ -174,10 +177,12 @@ public final class RetrieveJob {
     Warehouse warehouse = run.warehouse();
     Contract contract = Contracts.load(TABLE);
     String retriever = settings.retriever().id();
+    String recipe = run.config().section(RagConfig.class).recipe();
     Dataset<Row> rows =
         merged
             .filter(col("kind").equalTo(RankMerge.CHUNK))
             .withColumn("run_id", lit(run.runId()))
+            .withColumn("rag_recipe", lit(recipe))
             .withColumn("retriever", lit(retriever))
             .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
     Dataset<Row> perQuestion = merged.filter(col("kind").equalTo(RankMerge.QUESTION));
@@ -191,7 +196,7 @@ public final class RetrieveJob {
             .count();
 
     List<String> sameResult =
-        List.of("retriever", "question_id", "rank", "chunk_id", "doc_id", "score");
+        List.of("rag_recipe", "retriever", "question_id", "rank", "chunk_id", "doc_id", "score");
     WriteResult upsert;
     WriteResult delete = WriteResult.unchanged(TABLE);
     if (warehouse.exists(TABLE)) {
@@ -206,14 +211,14 @@ public final class RetrieveJob {
       Dataset<Row> stale =
           warehouse
               .read(TABLE)
-              .filter(col("retriever").equalTo(retriever))
+              .filter(col("rag_recipe").equalTo(recipe).and(col("retriever").equalTo(retriever)))
               .join(
                   perQuestion.select("question_id"), scalaSeq(List.of("question_id")), "left_semi")
               .join(
-                  rows.select("retriever", "question_id", "rank"),
-                  scalaSeq(List.of("retriever", "question_id", "rank")),
+                  rows.select("rag_recipe", "retriever", "question_id", "rank"),
+                  scalaSeq(List.of("rag_recipe", "retriever", "question_id", "rank")),
                   "left_anti")
-              .select("retriever", "question_id", "rank");
+              .select("rag_recipe", "retriever", "question_id", "rank");
       delete = warehouse.deleteKeys(contract, stale);
     } else {
       upsert = warehouse.upsert(contract, rows);
@@ -277,11 +282,11 @@ public final class RetrieveJob {
       out.printf(
           Locale.ROOT,
           "  recall@%d %s: %.3f (%d/%d)%n",
-          recall.getInt(3),
+          recall.getInt(4),
           recall.getString(1),
-          recall.getDouble(4),
-          recall.getLong(5),
-          recall.getLong(6));
+          recall.getDouble(5),
+          recall.getLong(6),
+          recall.getLong(7));
     }
     out.println("  " + upsert);
     if (delete.committed()) {
@@ -324,6 +329,7 @@ public final class RetrieveJob {
                 RowFactory.create(
                     run.runId(),
                     benchmark,
+                    run.config().section(RagConfig.class).recipe(),
                     settings.retriever().id(),
                     k,
                     RecallAtK.recall(hits, n),
@@ -501,9 +507,9 @@ public final class RetrieveJob {
    * {@code (corpus, chunk_id, doc_id, vector)} of every current chunk, failing when a chunk lacks
    * its vector.
    */
-  private static Dataset<Row> vectors(Warehouse warehouse, String modelId) {
+  private static Dataset<Row> vectors(Warehouse warehouse, String modelId, String recipe) {
     Dataset<Row> chunks =
-        IndexJob.chunksWithCorpus(warehouse)
+        IndexJob.chunksWithCorpus(warehouse, recipe)
             .withColumn("text_sha256", sha2(col("text"), 256))
             .drop("text");
     Dataset<Row> embeddings =
@@ -531,13 +537,24 @@ public final class RetrieveJob {
         .select("corpus", "chunk_id", "doc_id", "vector");
   }
 
-  /** The index manifest, refusing a missing or stale index (built from another chunks version). */
-  private static IndexManifest currentManifest(SparkSession spark, Warehouse warehouse) {
+  /**
+   * The recipe's index manifest, refusing a missing or stale index (built from another chunks
+   * version).
+   */
+  private static IndexManifest currentManifest(
+      SparkSession spark, Warehouse warehouse, String recipe) {
+    String indexRoot = IndexManifest.root(warehouse.root(), recipe);
     IndexManifest manifest =
-        IndexManifest.read(spark.sparkContext().hadoopConfiguration(), warehouse.root());
+        IndexManifest.read(spark.sparkContext().hadoopConfiguration(), indexRoot);
     if (manifest == null) {
       throw new IllegalStateException(
-          "no BM25 index in " + warehouse.root() + "; run `infuse index` first");
+          "no BM25 index of rag.recipe "
+              + recipe
+              + " in "
+              + indexRoot
+              + "; run `infuse index` with rag.recipe "
+              + recipe
+              + " first");
     }
     long chunksVersion = warehouse.version("chunks");
     if (manifest.chunksVersion() != chunksVersion
@@ -551,7 +568,9 @@ public final class RetrieveJob {
               + chunksVersion
               + " ("
               + Bm25Index.ANALYZER_ID
-              + "); run `infuse index` again");
+              + "); run `infuse index` with rag.recipe "
+              + recipe
+              + " again");
     }
     return manifest;
   }
