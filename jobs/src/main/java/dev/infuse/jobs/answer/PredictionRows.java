@@ -91,6 +91,7 @@ final class PredictionRows implements Serializable {
         callKey,
         syntheticTokens,
         configHash,
+        null, // rag_recipe: the answer job sets it for the whole run
         null,
         null);
   }
@@ -115,6 +116,7 @@ final class PredictionRows implements Serializable {
         null,
         null,
         configHash,
+        null,
         payload,
         reason);
   }

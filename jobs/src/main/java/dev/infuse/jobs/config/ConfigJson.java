@@ -17,13 +17,17 @@ import java.util.regex.Pattern;
 /**
  * The canonical JSON of a config (keys sorted, secrets redacted), stored with every run and hashed
  * into its config hash. A value is a secret when its key names one (api_key, secret, password,
- * token, credential); keys ending in {@code _env} only name an environment variable and are kept.
+ * token, credential; not token counts or tokenizers such as max_tokens and tokenizer); keys ending
+ * in {@code _env} only name an environment variable and are kept.
  */
 public final class ConfigJson {
   public static final String REDACTED = "***";
 
+  // "token" as a secret (hf_token, auth.token) but not counts and tokenizers (max_tokens,
+  // tokens_per_shard, tokenizer): redacting those hid real settings from the record and the hash.
   private static final Pattern SECRET_KEY =
-      Pattern.compile(".*(api[_.-]?key|secret|password|passwd|token|credential|access[_.-]?key).*");
+      Pattern.compile(
+          ".*(api[_.-]?key|secret|password|passwd|token(?!s|izer)|credential|access[_.-]?key).*");
   private static final ObjectMapper JSON =
       JsonMapper.builder()
           .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)

@@ -50,6 +50,11 @@ public final class DemoPipeline {
           new SweepPoint(40_000, DEMO_SHARDS + "-40k", "models/tiny-40k"),
           new SweepPoint(80_000, DEMO_SHARDS, "models/tiny"));
 
+  /** The RAG recipes the demo evaluates side by side, relative to the Infuse home. */
+  static final String DEFAULT_RECIPE = "conf/rag/default.yaml";
+
+  static final String ENTIGRAPH_RECIPE = "conf/rag/entigraph.yaml";
+
   /** One point of the sweep: the mixture's token target, its shards and its model. */
   record SweepPoint(long totalTokens, String shards, String modelDir) {}
 
@@ -81,8 +86,8 @@ public final class DemoPipeline {
             "ingest.input=" + input,
             // The demo trains on the shards it builds, cut to the model's sequence length.
             "shards.sequence_length=" + base.section(TrainConfig.class).sequenceLength(),
-            // Every QuALITY question retrieves from its own article; the answers read the top 4
-            // chunks.
+            // The default recipe: every QuALITY question retrieves from its own article (the
+            // oracle-document scope the report labels); the answers read the top 4 chunks.
             "retrieve.k=4",
             "answer.k=4",
             // The evaluation: the model-free reader with RAG, and every model of the sweep
@@ -90,6 +95,11 @@ public final class DemoPipeline {
             "evaluate.benchmarks=[quality]",
             "evaluate.settings=[rag, trained, trained_rag]",
             "evaluate.compare=[[rag, trained_rag], [rag, trained]]",
+            // Both RAG recipes side by side with the model-free reader: Infuse's default, and
+            // EntiGraph's baseline for rag alone (its trained_rag would add four runs and show
+            // nothing the default's does not).
+            "evaluate.rag_recipes=[" + DEFAULT_RECIPE + ", " + ENTIGRAPH_RECIPE + "]",
+            "evaluate.rag_recipe_settings=[rag]",
             "evaluate.models=["
                 + String.join(", ", SWEEP.stream().map(SweepPoint::modelDir).toList())
                 + "]");

@@ -21,6 +21,8 @@ import java.util.List;
  * @param ragRecipes config files (relative to the Infuse home), one per RAG recipe, each layered
  *     over the config for the steps of its rag settings (chunk, index, retrieve, answer), so that
  *     the recipes are evaluated side by side; empty for the config's own {@code rag.recipe}
+ * @param ragRecipeSettings the rag settings run under every recipe after the first (the first runs
+ *     every rag setting of {@code settings})
  * @param retrieve chunk, index and retrieve before the rag settings; false reads {@code retrievals}
  *     as they are
  * @param report write the HTML and JSON report at the end
@@ -31,6 +33,7 @@ public record EvaluateConfig(
     List<String> models,
     List<List<Setting>> compare,
     List<String> ragRecipes,
+    List<Setting> ragRecipeSettings,
     boolean retrieve,
     boolean report)
     implements ConfigSection {
@@ -68,6 +71,16 @@ public record EvaluateConfig(
     }
     if (ragRecipes.size() != new HashSet<>(ragRecipes).size()) {
       problems.add("rag_recipes: got " + ragRecipes + ", expected each file once");
+    }
+    for (Setting setting : ragRecipeSettings) {
+      if (setting == null || !setting.rag()) {
+        problems.add(
+            "rag_recipe_settings: got "
+                + setting
+                + " in "
+                + ragRecipeSettings
+                + ", expected rag settings (rag, trained_rag)");
+      }
     }
     for (List<Setting> pair : compare) {
       if (pair.size() != 2 || pair.get(0) == pair.get(1)) {

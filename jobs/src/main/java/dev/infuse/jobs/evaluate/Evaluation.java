@@ -176,11 +176,10 @@ public final class Evaluation {
     List<RagRecipeLayer> recipes = RagRecipeLayer.of(config, options);
     String own = config.section(RagConfig.class).recipe();
     int benchmarks = options.benchmarks().size();
-    int perRecipe = recipes.size();
     long answers = 0;
     long fitted = 0;
     for (Setting setting : options.settings()) {
-      int times = setting.rag() ? perRecipe : 1;
+      int times = recipesOf(setting, recipes, options).size();
       answers += (long) benchmarks * times * (setting.trained() ? models : 1);
       fitted += setting.trained() ? (long) benchmarks * times : 0;
     }
@@ -315,9 +314,21 @@ public final class Evaluation {
     return new Result(retrieveRuns, answerRuns, scoreRun, fitRuns, reportRun);
   }
 
-  /** The recipes a setting runs under: each one for a rag setting, none (one null) otherwise. */
+  /** The recipes a setting runs under: see {@link #recipesOf(Setting, List, EvaluateConfig)}. */
   private List<RagRecipeLayer> recipesOf(Setting setting) {
-    return setting.rag() ? recipes : java.util.Collections.singletonList(null);
+    return recipesOf(setting, recipes, options);
+  }
+
+  /**
+   * The recipes a setting runs under: none (one null) for a setting without retrieval; for a rag
+   * setting the first recipe, and the others when evaluate.rag_recipe_settings lists it.
+   */
+  private static List<RagRecipeLayer> recipesOf(
+      Setting setting, List<RagRecipeLayer> recipes, EvaluateConfig options) {
+    if (!setting.rag()) {
+      return java.util.Collections.singletonList(null);
+    }
+    return options.ragRecipeSettings().contains(setting) ? recipes : recipes.subList(0, 1);
   }
 
   /** An answer run's key: benchmark/setting, with @recipe for a rag setting. */
@@ -383,10 +394,12 @@ public final class Evaluation {
       boolean perRecipe = pair.get(0).rag() || pair.get(1).rag();
       for (String benchmark : options.benchmarks()) {
         for (RagRecipeLayer recipe : perRecipe ? recipes : List.of(recipes.get(0))) {
-          pairs.add(
-              List.of(
-                  runOf(answerRuns, benchmark, pair.get(0), recipe),
-                  runOf(answerRuns, benchmark, pair.get(1), recipe)));
+          String a = runOf(answerRuns, benchmark, pair.get(0), recipe);
+          String b = runOf(answerRuns, benchmark, pair.get(1), recipe);
+          // A recipe after the first may run only some rag settings (rag_recipe_settings).
+          if (a != null && b != null) {
+            pairs.add(List.of(a, b));
+          }
         }
       }
     }

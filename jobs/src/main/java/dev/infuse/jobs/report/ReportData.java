@@ -34,6 +34,7 @@ public record ReportData(
     List<Recall> recall,
     List<RunInfo> runs,
     List<String> runsNotFound,
+    List<RagRecipes.Recipe> ragRecipes,
     Map<String, String> notes) {
 
   public static final String ALL = "all";
@@ -54,7 +55,28 @@ public record ReportData(
       String configHash,
       List<String> promptVersions,
       String gitSha,
-      String scoreRunId) {}
+      String scoreRunId) {
+
+    /** The same row with its setting shown as {@code setting} (a rag setting with its recipe). */
+    Score withSetting(String shown) {
+      return new Score(
+          runId,
+          benchmark,
+          subset,
+          shown,
+          model,
+          metric,
+          value,
+          n,
+          ciLow,
+          ciHigh,
+          syntheticTokens,
+          configHash,
+          promptVersions,
+          gitSha,
+          scoreRunId);
+    }
+  }
 
   /** A row of {@code score_comparisons}: b - a on the same questions. */
   public record Comparison(
@@ -72,7 +94,28 @@ public record ReportData(
       Double ciLow,
       Double ciHigh,
       Double pValue,
-      String scoreRunId) {}
+      String scoreRunId) {
+
+    /** The same row with its settings shown as given (rag settings with their recipe). */
+    Comparison withSettings(String shownA, String shownB) {
+      return new Comparison(
+          runIdA,
+          runIdB,
+          benchmark,
+          subset,
+          shownA,
+          shownB,
+          metric,
+          n,
+          valueA,
+          valueB,
+          diff,
+          ciLow,
+          ciHigh,
+          pValue,
+          scoreRunId);
+    }
+  }
 
   /** One run of a scaling sweep. */
   public record Point(String runId, long tokens, double value) {}
@@ -97,6 +140,25 @@ public record ReportData(
     /** The fitted metric at {@code tokens}. */
     public double predict(double tokens) {
       return intercept + slope * Math.log(tokens);
+    }
+
+    /** The same fit with its setting and baseline shown as given (with their recipe). */
+    ScalingFit withSettings(String shown, String shownBaseline) {
+      return new ScalingFit(
+          fitId,
+          benchmark,
+          shown,
+          metric,
+          nPoints,
+          intercept,
+          slope,
+          slopeSe,
+          r2,
+          shownBaseline,
+          baselineValue,
+          crossoverTokens,
+          points,
+          scoreRunId);
     }
   }
 
@@ -226,25 +288,6 @@ public record ReportData(
     List<Recall> recall =
         selectRecall(rows(recallTable, ReportData::recall), config.retrieveRuns(), byStart);
 
-    scores.sort(
-        Comparator.comparing(Score::benchmark)
-            .thenComparing(Score::metric)
-            .thenComparing(Score::subset)
-            .thenComparing(s -> Settings.order(s.setting()))
-            .thenComparing(Score::setting)
-            .thenComparing(s -> s.syntheticTokens() == null ? -1 : s.syntheticTokens())
-            .thenComparing(Score::runId));
-    comparisons.sort(
-        Comparator.comparing(Comparison::benchmark)
-            .thenComparing(Comparison::metric)
-            .thenComparing(Comparison::subset)
-            .thenComparing(Comparison::settingA)
-            .thenComparing(Comparison::settingB));
-    fits.sort(
-        Comparator.comparing(ScalingFit::benchmark)
-            .thenComparing(ScalingFit::setting)
-            .thenComparing(ScalingFit::metric)
-            .thenComparing(ScalingFit::fitId));
     recall.sort(
         Comparator.comparing(Recall::benchmark)
             .thenComparing(Recall::retriever)
@@ -270,6 +313,54 @@ public record ReportData(
           Comparator.comparing(RunInfo::startedAt, Comparator.nullsFirst(Comparator.naturalOrder()))
               .thenComparing(RunInfo::runId));
     }
+    // Rag settings are shown with their recipe when the report holds another than the default.
+    RagRecipes recipes = RagRecipes.of(runs);
+    scores =
+        new ArrayList<>(
+            scores.stream()
+                .map(s -> s.withSetting(recipes.label(s.runId(), s.setting())))
+                .toList());
+    comparisons =
+        new ArrayList<>(
+            comparisons.stream()
+                .map(
+                    c ->
+                        c.withSettings(
+                            recipes.label(c.runIdA(), c.settingA()),
+                            recipes.label(c.runIdB(), c.settingB())))
+                .toList());
+    fits =
+        new ArrayList<>(
+            fits.stream()
+                .map(
+                    f -> {
+                      String point = f.points().isEmpty() ? null : f.points().get(0).runId();
+                      return f.withSettings(
+                          recipes.label(point, f.setting()),
+                          f.baselineSetting() == null
+                              ? null
+                              : recipes.label(point, f.baselineSetting()));
+                    })
+                .toList());
+    scores.sort(
+        Comparator.comparing(Score::benchmark)
+            .thenComparing(Score::metric)
+            .thenComparing(Score::subset)
+            .thenComparing(s -> Settings.order(s.setting()))
+            .thenComparing(Score::setting)
+            .thenComparing(s -> s.syntheticTokens() == null ? -1 : s.syntheticTokens())
+            .thenComparing(Score::runId));
+    comparisons.sort(
+        Comparator.comparing(Comparison::benchmark)
+            .thenComparing(Comparison::metric)
+            .thenComparing(Comparison::subset)
+            .thenComparing(Comparison::settingA)
+            .thenComparing(Comparison::settingB));
+    fits.sort(
+        Comparator.comparing(ScalingFit::benchmark)
+            .thenComparing(ScalingFit::setting)
+            .thenComparing(ScalingFit::metric)
+            .thenComparing(ScalingFit::fitId));
     Set<String> found = new TreeSet<>();
     runs.forEach(r -> found.add(r.runId()));
     List<String> notFound = involved.stream().filter(id -> !found.contains(id)).sorted().toList();
@@ -278,7 +369,9 @@ public record ReportData(
     emptyNote(notes, "score_comparisons", comparisons, comparisonsTable);
     emptyNote(notes, "scaling_fits", fits, fitsTable);
     emptyNote(notes, "retrieval_recall", recall, recallTable);
-    return new ReportData(scoreRuns, scores, comparisons, fits, recall, runs, notFound, notes);
+    noEvidenceNote(warehouse, notes, scores, recall);
+    return new ReportData(
+        scoreRuns, scores, comparisons, fits, recall, runs, notFound, recipes.recipes(), notes);
   }
 
   /**
@@ -366,6 +459,50 @@ public record ReportData(
       return null;
     }
     return table;
+  }
+
+  /**
+   * Says which rag benchmarks have no gold evidence, so no recall@k, in place of a note that the
+   * recall table is missing or empty: QuALITY's questions name their article, not the passage that
+   * answers them.
+   */
+  private static void noEvidenceNote(
+      Warehouse warehouse, Map<String, String> notes, List<Score> scores, List<Recall> recall) {
+    Set<String> ragBenchmarks = new TreeSet<>();
+    scores.stream()
+        .filter(s -> RagRecipes.bare(s.setting()).endsWith("rag"))
+        .forEach(s -> ragBenchmarks.add(s.benchmark()));
+    recall.forEach(r -> ragBenchmarks.remove(r.benchmark()));
+    if (ragBenchmarks.isEmpty() || !warehouse.exists("questions")) {
+      return;
+    }
+    Set<String> withEvidence = new TreeSet<>();
+    warehouse
+        .read("questions")
+        .filter(
+            col("benchmark")
+                .isin(ragBenchmarks.toArray())
+                .and(col("meta").getItem("evidence_doc_ids").isNotNull()))
+        .select("benchmark")
+        .distinct()
+        .collectAsList()
+        .forEach(r -> withEvidence.add(r.getString(0)));
+    ragBenchmarks.removeAll(withEvidence);
+    if (ragBenchmarks.isEmpty()) {
+      return;
+    }
+    String note =
+        "recall@k is not measured for "
+            + String.join(", ", ragBenchmarks)
+            + ": "
+            + (ragBenchmarks.size() == 1 ? "its" : "their")
+            + " questions have no gold evidence (they name a document, not the passage that"
+            + " answers them), so retrieval is judged by the answers alone";
+    if (recall.isEmpty()) {
+      notes.put("retrieval_recall", note);
+    } else {
+      notes.put("retrieval_recall.no_evidence", note);
+    }
   }
 
   private static void emptyNote(

@@ -117,6 +117,14 @@ public final class ReportHtml {
     }
     h.append("</section>\n");
 
+    h.append("<section id=\"rag-recipes\">\n<h2>RAG recipes</h2>\n");
+    if (data.ragRecipes().isEmpty()) {
+      h.append("<p class=\"note\">No rag setting in these scores.</p>\n");
+    } else {
+      ragRecipesTable(h, data.ragRecipes());
+    }
+    h.append("</section>\n");
+
     h.append("<section id=\"recall\">\n<h2>Retrieval recall@k</h2>\n");
     if (data.recall().isEmpty()) {
       h.append("<p class=\"note\">No recall@k to show.</p>\n");
@@ -240,6 +248,23 @@ public final class ReportHtml {
           ci(c.ciLow(), c.ciHigh()),
           ReportFormat.pValue(c.pValue()));
       cells(h, c.runIdA() + ", " + c.runIdB());
+      h.append("</tr>\n");
+    }
+    h.append("</tbody></table>\n");
+  }
+
+  /** Each recipe's retrieval settings, one column per recipe, so that they read side by side. */
+  private static void ragRecipesTable(StringBuilder h, List<RagRecipes.Recipe> recipes) {
+    h.append("<table id=\"rag-recipes-table\">\n<thead><tr><th></th>");
+    for (RagRecipes.Recipe recipe : recipes) {
+      h.append("<th>").append(html(recipe.name())).append("</th>");
+    }
+    h.append("</tr></thead>\n<tbody>\n");
+    for (String setting : recipes.get(0).settings().keySet()) {
+      h.append("<tr><th>").append(html(setting)).append("</th>");
+      for (RagRecipes.Recipe recipe : recipes) {
+        cells(h, recipe.settings().getOrDefault(setting, ""));
+      }
       h.append("</tr>\n");
     }
     h.append("</tbody></table>\n");

@@ -39,6 +39,7 @@ public final class ReportJson {
     root.put("score_comparisons", data.comparisons().stream().map(ReportJson::comparison).toList());
     root.put("scaling_fits", data.fits().stream().map(ReportJson::fit).toList());
     root.put("retrieval_recall", data.recall().stream().map(ReportJson::recall).toList());
+    root.put("rag_recipes", data.ragRecipes());
     root.put("runs", data.runs().stream().map(ReportJson::run).toList());
     root.put("runs_not_found", data.runsNotFound());
     List<Map<String, Object>> chartList = new ArrayList<>();

@@ -11,11 +11,12 @@ final class Settings {
   private Settings() {}
 
   /**
-   * The position of {@code setting} in {@link Setting}'s order; unknown settings come after, in
-   * name order by the caller.
+   * The position of {@code setting} (possibly labelled with its RAG recipe, {@code rag
+   * [entigraph]}) in {@link Setting}'s order; unknown settings come after, in name order by the
+   * caller.
    */
   static int order(String setting) {
-    return EnumNames.find(Setting.class, setting)
+    return EnumNames.find(Setting.class, RagRecipes.bare(setting))
         .map(Enum::ordinal)
         .orElse(Setting.values().length);
   }

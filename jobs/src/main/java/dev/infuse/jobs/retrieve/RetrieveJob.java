@@ -552,9 +552,9 @@ public final class RetrieveJob {
               + recipe
               + " in "
               + indexRoot
-              + "; run `infuse index` with rag.recipe "
+              + "; run `infuse index` first (with rag.recipe "
               + recipe
-              + " first");
+              + ")");
     }
     long chunksVersion = warehouse.version("chunks");
     if (manifest.chunksVersion() != chunksVersion
@@ -568,9 +568,9 @@ public final class RetrieveJob {
               + chunksVersion
               + " ("
               + Bm25Index.ANALYZER_ID
-              + "); run `infuse index` with rag.recipe "
+              + "); run `infuse index` again (with rag.recipe "
               + recipe
-              + " again");
+              + ")");
     }
     return manifest;
   }

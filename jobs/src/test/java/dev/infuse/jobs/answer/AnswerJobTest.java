@@ -46,17 +46,18 @@ class AnswerJobTest {
           "retrievals",
           1,
           "test copy of the agreed schema",
-          List.of("retriever", "question_id", "rank"),
+          List.of("rag_recipe", "retriever", "question_id", "rank"),
           List.of(),
           List.of(
               new Contract.Column("run_id", "string", false, ""),
-                  new Contract.Column("question_id", "string", false, ""),
+              new Contract.Column("question_id", "string", false, ""),
               new Contract.Column("benchmark", "string", false, ""),
-                  new Contract.Column("retriever", "string", false, ""),
+              new Contract.Column("retriever", "string", false, ""),
               new Contract.Column("rank", "int", false, ""),
-                  new Contract.Column("chunk_id", "string", false, ""),
+              new Contract.Column("chunk_id", "string", false, ""),
               new Contract.Column("doc_id", "string", false, ""),
-                  new Contract.Column("score", "double", false, "")),
+              new Contract.Column("score", "double", false, ""),
+              new Contract.Column("rag_recipe", "string", false, "")),
           List.of());
 
   private static String warehouse;
@@ -95,7 +96,8 @@ class AnswerJobTest {
                 rank,
                 chunks.get(rank - 1).getAs("chunk_id"),
                 question.getAs("doc_id"),
-                10.0 - rank));
+                10.0 - rank,
+                "default"));
       }
       rows.add(
           RowFactory.create(
@@ -106,7 +108,8 @@ class AnswerJobTest {
               1,
               chunks.get(2).getAs("chunk_id"),
               question.getAs("doc_id"),
-              0.9));
+              0.9,
+              "default"));
     }
     w.upsert(RETRIEVALS, SPARK.createDataFrame(rows, RETRIEVALS.schema()));
   }

@@ -89,6 +89,48 @@ class ChunkJobTest {
   }
 
   @Test
+  void twoRagRecipesKeepTheirOwnChunksAndRechunkingOneLeavesTheOtherAlone() {
+    assertThat(
+            SparkTestSession.cli("chunk", "--warehouse", warehouse, "--max-tokens", "128").code())
+        .isZero();
+    Warehouse w = new Warehouse(spark, warehouse);
+    var defaults = w.read("chunks").orderBy("chunk_id").collectAsList();
+
+    // The same cut under another recipe: its own rows, with ids that cannot collide.
+    CliResult alt =
+        SparkTestSession.cli(
+            "chunk", "--warehouse", warehouse, "--max-tokens", "128", "--set", "rag.recipe=alt");
+    assertThat(alt.code()).as(alt.toString()).isZero();
+    assertThat(alt.out()).contains("rag.recipe alt");
+    assertThat(w.read("chunks").filter("rag_recipe = 'alt'").count()).isEqualTo(defaults.size());
+    assertThat(w.read("chunks").select("chunk_id").distinct().count())
+        .isEqualTo(2L * defaults.size());
+
+    // Re-cutting alt at another size replaces only alt's chunks.
+    assertThat(
+            SparkTestSession.cli(
+                    "chunk",
+                    "--warehouse",
+                    warehouse,
+                    "--max-tokens",
+                    "512",
+                    "--set",
+                    "rag.recipe=alt")
+                .code())
+        .isZero();
+    assertThat(w.read("chunks").filter("rag_recipe = 'alt' AND max_tokens <> 512").count())
+        .isZero();
+    assertThat(
+            w.read("chunks").filter("rag_recipe = 'default'").orderBy("chunk_id").collectAsList())
+        .isEqualTo(defaults);
+
+    CliResult badName =
+        SparkTestSession.cli("chunk", "--warehouse", warehouse, "--set", "rag.recipe=Not OK");
+    assertThat(badName.code()).isEqualTo(2);
+    assertThat(badName.err()).contains("rag.recipe: got Not OK, expected a name of lowercase");
+  }
+
+  @Test
   void aTableWrittenUnderAnotherContractVersionIsRefusedAndLeftAlone() {
     assertThat(
             SparkTestSession.cli("chunk", "--warehouse", warehouse, "--max-tokens", "128").code())

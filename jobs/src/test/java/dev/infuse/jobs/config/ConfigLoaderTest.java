@@ -151,13 +151,22 @@ class ConfigLoaderTest {
             .set("spark.conf.spark.hadoop.fs.s3a.secret.key=hunter2")
             .set("spark.conf.spark.hadoop.fs.s3a.access.key=AKIA123")
             .set("spark.conf.my.api_key_env=OPENAI_API_KEY")
+            .set("spark.conf.hf.token=hf_abc")
+            .set("chunk.max_tokens=777")
+            .set("shards.tokens_per_shard=4242")
+            .setString("shards.tokenizer", "/models/llama/tokenizer.json")
             .load();
     String json = ConfigJson.canonical(config);
     assertThat(json)
         .doesNotContain("hunter2")
         .doesNotContain("AKIA123")
+        .doesNotContain("hf_abc")
         .contains("OPENAI_API_KEY")
-        .contains("***");
+        .contains("***")
+        // Token counts and tokenizers are settings, not secrets: they are recorded and hashed.
+        .contains("\"max_tokens\":777")
+        .contains("\"tokens_per_shard\":4242")
+        .contains("/models/llama/tokenizer.json");
     assertThat(ConfigJson.hash(config)).hasSize(64).isEqualTo(ConfigJson.hash(config));
     assertThat(ConfigJson.hash(config))
         .isNotEqualTo(ConfigJson.hash(JobCatalog.configLoader().load()));

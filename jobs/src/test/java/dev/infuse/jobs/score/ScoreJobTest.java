@@ -543,7 +543,8 @@ class ScoreJobTest {
         SparkRows.seq(optionScores),
         mode.equals("generate") ? "call-" + runId + "-" + questionId : null,
         syntheticTokens,
-        "hash-" + runId);
+        "hash-" + runId,
+        rag ? "default" : null);
   }
 
   private static Row scoreRow(String runId, String setting, double value, Long tokens) {
