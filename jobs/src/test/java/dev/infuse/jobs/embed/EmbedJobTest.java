@@ -94,7 +94,7 @@ class EmbedJobTest {
   void manyPartitionsOfOneExecutorShareOneModelLoad() {
     // A batch size no other test uses gives this spec its own cache key, so the count is this
     // test's alone.
-    EmbedderSpec spec = new EmbedderSpec("default", "cpu", 13, 1);
+    EmbedderSpec spec = new EmbedderSpec("default", "cpu", 13, 1, "window");
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < 3000; i++) {
       rows.add(
