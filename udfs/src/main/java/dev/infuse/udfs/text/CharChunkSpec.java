@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param separators the recursive split levels, best first; each at most once, and ending with
  *     {@link Separator#CHAR} so that every chunk fits
  */
-public record CharChunkSpec(int maxChars, int overlapChars, List<Separator> separators) {
+public record CharChunkSpec(int maxChars, int overlapChars, List<Separator> separators)
+    implements java.io.Serializable {
   /** EntiGraph's RAG baseline: 1024 characters without overlap. */
   public static final int DEFAULT_MAX_CHARS = 1024;
 
