@@ -67,7 +67,7 @@ class EmbeddingThroughputBenchmarkTest {
   void printEmbeddingsPerSecond() throws Exception {
     SparkSession spark = SparkTestSession.get();
     List<String> texts = sentences(TEXTS);
-    EmbedderSpec spec = new EmbedderSpec("default", "cpu", BATCH, THREADS);
+    EmbedderSpec spec = new EmbedderSpec("default", "cpu", BATCH, THREADS, "warn");
     EmbeddingModelFiles files = EmbeddingModelFiles.resolve("default");
     Dataset<Row> chunks = chunks(spark, texts, PARALLELISM).cache();
     chunks.count();

@@ -8,6 +8,7 @@ import static org.apache.spark.sql.functions.struct;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.infuse.jobs.chunk.ChunkJob;
 import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.config.ConfigJson;
 import dev.infuse.jobs.config.InfuseConfig;
@@ -286,7 +287,8 @@ public final class AnswerJob {
                   warehouse
                       .read("chunks")
                       .filter(col("rag_recipe").equalTo(ragRecipe()))
-                      .select(col("chunk_id"), col("text").as("chunk_text")),
+                      // What was indexed is what the reader sees: the metadata prefix, then text.
+                      .select(col("chunk_id"), ChunkJob.indexedText().as("chunk_text")),
                   "chunk_id")
               .groupBy("question_id")
               .agg(

@@ -1,5 +1,6 @@
 package dev.infuse.jobs.chunk;
 
+import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.collect_list;
 import static org.apache.spark.sql.functions.concat;
@@ -20,6 +21,7 @@ import dev.infuse.jobs.io.WriteResult;
 import dev.infuse.jobs.retrieve.RagConfig;
 import dev.infuse.jobs.run.JobRun;
 import dev.infuse.jobs.run.RunCounts;
+import dev.infuse.udfs.retrieve.ChunkText;
 import dev.infuse.udfs.text.Tokenizers;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,8 +37,10 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 
 /**
- * {@code chunk}: cuts {@code documents} into token-bounded {@code chunks}, preferring paragraph and
- * sentence ends, with character offsets that map back into the document exactly.
+ * {@code chunk}: cuts {@code documents} into {@code chunks} bounded in tokens (preferring paragraph
+ * and sentence ends) or in characters (LangChain's recursive splitter, {@code chunk.unit: chars}),
+ * with character offsets that map back into the document exactly, and each document's metadata
+ * prefix ({@code chunk.prefix_template}) beside its chunks.
  *
  * <p>Re-chunking a document replaces all its chunks (a new size leaves no stale chunks behind), and
  * a rerun with the same settings commits nothing.
@@ -65,11 +69,9 @@ public final class ChunkJob {
             ? null
             : new JavaSparkContext(spark.sparkContext())
                 .broadcast(TokenizerFiles.read(spark, options.tokenizer(), "chunk.tokenizer"));
+    ChunkRows.Settings settings = ChunkRows.Settings.of(options);
     Dataset<Row> rows =
-        inRecipe(
-                transform(
-                    spark, documents, options.maxTokens(), options.overlapTokens(), tokenizerJson),
-                rag)
+        inRecipe(transform(spark, documents, settings, tokenizerJson), rag)
             .persist(StorageLevel.MEMORY_AND_DISK());
     try {
       Contract contract = Contracts.load("chunks");
@@ -112,8 +114,15 @@ public final class ChunkJob {
       WriteResult write = run.warehouse().replaceWithin(contract, chunks, "rag_recipe", "doc_id");
       WriteResult quarantineWrite = run.quarantine(failures);
 
+      long unprefixed =
+          options.prefixTemplate() == null
+              ? 0
+              : chunks.filter(col("context_prefix").isNull()).count();
       Map<String, Long> details = new LinkedHashMap<>();
       details.put("chunks", chunkCount);
+      if (options.prefixTemplate() != null) {
+        details.put("chunks.without_prefix", unprefixed);
+      }
       details.put("chunks.inserted", write.inserted());
       details.put("chunks.updated", write.updated());
       details.put("chunks.deleted", write.deleted());
@@ -123,16 +132,20 @@ public final class ChunkJob {
       var out = run.out();
       out.printf(
           Locale.ROOT,
-          "chunk: %d document(s)%s into %d chunks of at most %d tokens (overlap %d, tokenizer %s),"
-              + " rag.recipe %s%n",
+          "chunk: %d document(s)%s into %d chunks of %s, tokenizer %s), rag.recipe %s%n",
           input,
           options.corpus() == null ? "" : " of corpus " + options.corpus(),
           chunkCount,
-          options.maxTokens(),
-          options.overlapTokens(),
+          settings.describe(),
           options.tokenizer(),
           rag.recipe());
       out.printf(Locale.ROOT, "  %d chunked, %d quarantined%n", counts.output(), failed);
+      if (options.prefixTemplate() != null) {
+        out.printf(
+            Locale.ROOT,
+            "  prefix_template: %d chunk(s) of documents with none of its fields have no prefix%n",
+            unprefixed);
+      }
       out.println("  " + write);
       out.flush();
       return counts;
@@ -157,20 +170,28 @@ public final class ChunkJob {
   }
 
   /**
-   * The pure part: documents {@code (doc_id, text, …)} to chunk and failure rows ({@link
-   * ChunkRows#SCHEMA}).
+   * The pure part: documents {@code (doc_id, text, corpus, title, source, meta, …)} to chunk and
+   * failure rows ({@link ChunkRows#SCHEMA}).
    */
-  public static Dataset<Row> transform(
+  static Dataset<Row> transform(
       SparkSession spark,
       Dataset<Row> documents,
-      int maxTokens,
-      int overlapTokens,
+      ChunkRows.Settings settings,
       Broadcast<byte[]> tokenizerJson) {
     JavaRDD<Row> rows =
         documents
-            .select("doc_id", "text")
+            .select("doc_id", "text", "corpus", "title", "source", "meta")
             .javaRDD()
-            .mapPartitions(new ChunkRows(maxTokens, overlapTokens, tokenizerJson));
+            .mapPartitions(new ChunkRows(settings, tokenizerJson));
     return spark.createDataFrame(rows, ChunkRows.SCHEMA);
+  }
+
+  /**
+   * A chunk's indexed text as a column of {@code chunks}: {@code context_prefix} then {@code text},
+   * the column form of {@link ChunkText#indexed}. BM25 indexing and embedding read chunks through
+   * it, so both see what {@code chunk.prefix_template} specifies.
+   */
+  public static Column indexedText() {
+    return concat(coalesce(col("context_prefix"), lit("")), col("text"));
   }
 }

@@ -8,12 +8,21 @@ import picocli.CommandLine.Option;
     name = "chunk",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    header = "Cut documents into token-bounded chunks with exact offsets.",
+    header = "Cut documents into token- or character-bounded chunks with exact offsets.",
     description = {
-      "Chunks end at a paragraph or sentence end where they can. Offsets map back into "
-          + "documents.text exactly; re-chunking replaces a document's chunks."
+      "By tokens, chunks end at a paragraph or sentence end where they can; by characters, they "
+          + "are split recursively at paragraphs, lines, words, then characters (LangChain's "
+          + "splitter, EntiGraph's RAG baseline). Offsets map back into documents.text exactly; "
+          + "re-chunking replaces a document's chunks."
     })
 public final class ChunkCommand extends JobCommand {
+  @Option(
+      names = "--unit",
+      paramLabel = "tokens|chars",
+      description = "What the chunk size counts.")
+  @ConfigKey("chunk.unit")
+  String unit;
+
   @Option(names = "--max-tokens", paramLabel = "N", description = "Chunk size in tokens.")
   @ConfigKey("chunk.max_tokens")
   Integer maxTokens;
@@ -21,6 +30,14 @@ public final class ChunkCommand extends JobCommand {
   @Option(names = "--overlap-tokens", paramLabel = "N", description = "Overlap in tokens.")
   @ConfigKey("chunk.overlap_tokens")
   Integer overlapTokens;
+
+  @Option(names = "--max-chars", paramLabel = "N", description = "Chunk size in characters.")
+  @ConfigKey("chunk.max_chars")
+  Integer maxChars;
+
+  @Option(names = "--overlap-chars", paramLabel = "N", description = "Overlap in characters.")
+  @ConfigKey("chunk.overlap_chars")
+  Integer overlapChars;
 
   @Option(
       names = "--tokenizer",

@@ -1,10 +1,12 @@
 package dev.infuse.jobs.embed;
 
+import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.concat;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.sha2;
 
+import dev.infuse.jobs.chunk.ChunkJob;
 import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
@@ -13,8 +15,9 @@ import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.io.WriteResult;
 import dev.infuse.jobs.run.JobRun;
 import dev.infuse.jobs.run.RunCounts;
+import dev.infuse.udfs.embed.DjlSentenceEmbedder;
 import dev.infuse.udfs.embed.EmbedderSpec;
-import dev.infuse.udfs.embed.EmbeddingModelFiles;
+import dev.infuse.udfs.embed.LongTextMode;
 import dev.infuse.udfs.embed.TextEmbedder;
 import dev.infuse.udfs.model.ModelSpec;
 import java.util.LinkedHashMap;
@@ -29,8 +32,10 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 
 /**
- * {@code embed}: one sentence embedding per chunk of {@code chunks}, written to {@code
- * chunk_embeddings} keyed by (chunk_id, model).
+ * {@code embed}: one sentence embedding per chunk of {@code chunks} (of its indexed text: metadata
+ * prefix, then text), written to {@code chunk_embeddings} keyed by (chunk_id, model). A text longer
+ * than the encoder's window is windowed or truncated as {@code embed.long_text} says, and counted
+ * either way ({@code over_window}).
  *
  * <p>Only chunks the table lacks, or whose text changed since they were embedded (by text_sha256),
  * are embedded: a rerun embeds and commits nothing. Embeddings of chunks that are gone (re-chunked
@@ -53,15 +58,14 @@ public final class EmbedJob {
     SparkSession spark = run.spark();
     Warehouse warehouse = run.warehouse();
     Contract contract = Contracts.load(TABLE);
-    String modelId = resolveModelId(spec.model());
+    String modelId = resolveModelId(spec);
+    LongTextMode longText = LongTextMode.of(spec.longText());
+    // What is embedded is the chunk's indexed text: its metadata prefix, if any, then its text.
     Dataset<Row> chunks =
         warehouse
             .read("chunks")
-            .select(
-                col("chunk_id"),
-                col("doc_id"),
-                col("text"),
-                sha2(col("text"), 256).as("text_sha256"));
+            .select(col("chunk_id"), col("doc_id"), ChunkJob.indexedText().as("text"))
+            .withColumn("text_sha256", sha2(col("text"), 256));
     Dataset<Row> todo =
         warehouse.exists(TABLE)
             ? chunks.join(
@@ -92,10 +96,17 @@ public final class EmbedJob {
               col("reason"));
 
       long input = chunks.count();
-      // One pass over the persisted rows for both counts.
+      // One pass over the persisted rows for all counts.
       Map<String, Long> byKind = new java.util.HashMap<>();
-      for (Row kind : rows.groupBy("kind").count().collectAsList()) {
-        byKind.put(kind.getString(0), kind.getLong(1));
+      long overWindow = 0;
+      for (Row kind :
+          rows.groupBy(col("kind"), coalesce(col("windows"), lit(1)).gt(1).as("over"))
+              .count()
+              .collectAsList()) {
+        byKind.merge(kind.getString(0), kind.getLong(2), Long::sum);
+        if (kind.getBoolean(1)) {
+          overWindow += kind.getLong(2);
+        }
       }
       long embedded = byKind.getOrDefault(EmbedRows.EMBEDDING, 0L);
       long failed = byKind.getOrDefault(EmbedRows.FAILURE, 0L);
@@ -118,6 +129,9 @@ public final class EmbedJob {
       details.put("chunks", input);
       details.put("embedded", embedded);
       details.put("up_to_date", upToDate);
+      // Texts of this run longer than the encoder's window: windowed, or (warn) truncated.
+      details.put("over_window", overWindow);
+      details.put(longText == LongTextMode.WARN ? "truncated" : "windowed", overWindow);
       details.put(TABLE + ".inserted", write.inserted());
       details.put(TABLE + ".updated", write.updated());
       details.put(TABLE + ".deleted", delete.deleted());
@@ -139,6 +153,23 @@ public final class EmbedJob {
           embedded,
           upToDate,
           failed);
+      if (overWindow > 0 && longText == LongTextMode.WARN) {
+        out.printf(
+            Locale.ROOT,
+            "  WARNING: %d of the %d embedded text(s) are longer than the model's %d-token window"
+                + " and were truncated to it (embed.long_text: warn); window embeds them whole%n",
+            overWindow,
+            embedded,
+            DjlSentenceEmbedder.MAX_TOKENS);
+      } else if (overWindow > 0) {
+        out.printf(
+            Locale.ROOT,
+            "  %d of the %d embedded text(s) are longer than the model's %d-token window: embedded"
+                + " as overlapping windows and mean-pooled (embed.long_text: window)%n",
+            overWindow,
+            embedded,
+            DjlSentenceEmbedder.MAX_TOKENS);
+      }
       out.println("  " + write);
       if (delete.committed()) {
         out.println(
@@ -182,10 +213,13 @@ public final class EmbedJob {
     return spark.createDataFrame(rows, EmbedRows.SCHEMA);
   }
 
-  /** The model's id, checked on the driver so a bad path is a config error before any task runs. */
-  static String resolveModelId(String model) {
+  /**
+   * The id stored beside the spec's vectors (the model's, marked with {@code embed.long_text}),
+   * checked on the driver so a bad path is a config error before any task runs.
+   */
+  public static String resolveModelId(EmbedderSpec spec) {
     try {
-      return EmbeddingModelFiles.modelId(model);
+      return spec.vectorsModelId();
     } catch (IllegalArgumentException e) {
       throw new ConfigException(List.of("embed." + e.getMessage().replaceFirst("^embed ", "")));
     }

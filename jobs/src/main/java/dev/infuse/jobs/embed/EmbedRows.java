@@ -1,5 +1,6 @@
 package dev.infuse.jobs.embed;
 
+import dev.infuse.udfs.embed.EmbeddedTexts;
 import dev.infuse.udfs.embed.TextEmbedder;
 import dev.infuse.udfs.model.ExecutorModels;
 import dev.infuse.udfs.model.ModelSpec;
@@ -39,7 +40,8 @@ final class EmbedRows implements FlatMapFunction<Iterator<Row>, Row> {
           .add("dimension", DataTypes.IntegerType, true)
           .add("vector", DataTypes.createArrayType(DataTypes.FloatType, false), true)
           .add("text", DataTypes.StringType, true)
-          .add("reason", DataTypes.StringType, true);
+          .add("reason", DataTypes.StringType, true)
+          .add("windows", DataTypes.IntegerType, true);
 
   private final ModelSpec<TextEmbedder> spec;
   private final String modelId;
@@ -56,7 +58,10 @@ final class EmbedRows implements FlatMapFunction<Iterator<Row>, Row> {
     this.window = batchSize * BATCHES_PER_WINDOW;
   }
 
-  /** Input rows are {@code (chunk_id, doc_id, text, text_sha256)}. */
+  /**
+   * Input rows are {@code (chunk_id, doc_id, text, text_sha256)}; an embedding row also says how
+   * many encoder windows its text spans ({@code windows}, more than 1 for a text over the window).
+   */
   @Override
   public Iterator<Row> call(Iterator<Row> chunks) {
     if (!chunks.hasNext()) {
@@ -103,15 +108,16 @@ final class EmbedRows implements FlatMapFunction<Iterator<Row>, Row> {
       texts.add(row.getString(2));
     }
     try {
-      float[][] vectors = embedder.embed(texts);
+      EmbeddedTexts embedded = embedder.embedAll(texts);
       for (int i = 0; i < rows.size(); i++) {
-        out.add(embedding(rows.get(i), vectors[i]));
+        out.add(embedding(rows.get(i), embedded.vectors()[i], embedded.windows()[i]));
       }
     } catch (RuntimeException windowFailure) {
       // Find the chunk at fault: embed one by one, so the rest of the window is still written.
       for (Row row : rows) {
         try {
-          out.add(embedding(row, embedder.embed(List.of(row.getString(2)))[0]));
+          EmbeddedTexts one = embedder.embedAll(List.of(row.getString(2)));
+          out.add(embedding(row, one.vectors()[0], one.windows()[0]));
         } catch (RuntimeException e) {
           out.add(
               RowFactory.create(
@@ -123,13 +129,14 @@ final class EmbedRows implements FlatMapFunction<Iterator<Row>, Row> {
                   null,
                   null,
                   row.getString(2),
-                  "embedding failed: " + e));
+                  "embedding failed: " + e,
+                  null));
         }
       }
     }
   }
 
-  private Row embedding(Row chunk, float[] vector) {
+  private Row embedding(Row chunk, float[] vector, int windows) {
     Float[] boxed = new Float[vector.length];
     for (int d = 0; d < vector.length; d++) {
       boxed[d] = vector[d];
@@ -143,6 +150,7 @@ final class EmbedRows implements FlatMapFunction<Iterator<Row>, Row> {
         vector.length,
         boxed,
         null,
-        null);
+        null,
+        windows);
   }
 }

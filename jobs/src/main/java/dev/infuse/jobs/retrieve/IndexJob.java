@@ -3,6 +3,7 @@ package dev.infuse.jobs.retrieve;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.sum;
 
+import dev.infuse.jobs.chunk.ChunkJob;
 import dev.infuse.jobs.embed.EmbedJob;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.run.JobRun;
@@ -204,13 +205,14 @@ public final class IndexJob {
 
   /**
    * The chunks of one RAG recipe with the corpus of their document: {@code (corpus, chunk_id,
-   * doc_id, text)}.
+   * doc_id, text)}, where text is what BM25 indexes: the chunk's metadata prefix, if any, then its
+   * text ({@link ChunkJob#indexedText}).
    */
   static Dataset<Row> chunksWithCorpus(Warehouse warehouse, String recipe) {
     return warehouse
         .read("chunks")
         .filter(col("rag_recipe").equalTo(recipe))
-        .select("chunk_id", "doc_id", "text")
+        .select(col("chunk_id"), col("doc_id"), ChunkJob.indexedText().as("text"))
         .join(warehouse.read("documents").select("doc_id", "corpus"), "doc_id")
         .select("corpus", "chunk_id", "doc_id", "text");
   }

@@ -10,16 +10,15 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.sha2;
 import static org.apache.spark.sql.functions.when;
 
-import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
+import dev.infuse.jobs.embed.EmbedJob;
 import dev.infuse.jobs.io.Quarantine;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.io.WriteResult;
 import dev.infuse.jobs.run.JobRun;
 import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.udfs.embed.EmbedderSpec;
-import dev.infuse.udfs.embed.EmbeddingModelFiles;
 import dev.infuse.udfs.embed.TextEmbedder;
 import dev.infuse.udfs.model.ModelSpec;
 import dev.infuse.udfs.retrieve.Bm25Index;
@@ -139,7 +138,7 @@ public final class RetrieveJob {
       ModelSpec<TextEmbedder> embedder = null;
       Dataset<Row> vectors = null;
       if (retriever.usesDense()) {
-        modelId = modelId(run.config().section(EmbedderSpec.class).model());
+        modelId = EmbedJob.resolveModelId(run.config().section(EmbedderSpec.class));
         embedder = run.config().section(EmbedderSpec.class);
         vectors = vectors(warehouse, modelId, recipe);
       }
@@ -573,14 +572,6 @@ public final class RetrieveJob {
               + ")");
     }
     return manifest;
-  }
-
-  private static String modelId(String model) {
-    try {
-      return EmbeddingModelFiles.modelId(model);
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException(List.of("embed." + e.getMessage().replaceFirst("^embed ", "")));
-    }
   }
 
   private static Column[] columns(List<String> names) {

@@ -1,15 +1,19 @@
 package dev.infuse.jobs.chunk;
 
+import static org.apache.spark.sql.functions.col;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.infuse.jobs.QualitySample;
 import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.SparkTestSession.CliResult;
 import dev.infuse.jobs.io.Warehouse;
+import dev.infuse.udfs.retrieve.ChunkText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeEach;
@@ -157,6 +161,93 @@ class ChunkJobTest {
     assertThat(w.version("chunks")).isEqualTo(version);
     assertThat(w.read("chunks").count()).isEqualTo(rows);
     assertThat(w.read("chunks").filter("max_tokens <> 128").count()).isZero();
+  }
+
+  @Test
+  void charChunksAreLangChainsWithAPrefixColumnAndNeverShareIdsWithTokenChunks()
+      throws IOException {
+    assertThat(
+            SparkTestSession.cli("chunk", "--warehouse", warehouse, "--max-tokens", "1024").code())
+        .isZero();
+    Warehouse w = new Warehouse(spark, warehouse);
+    List<String> tokenIds =
+        w.read("chunks").select("chunk_id").as(Encoders.STRING()).collectAsList();
+
+    Path config = SparkTestSession.tempDir("chunk-chars").resolve("chars.yaml");
+    Files.writeString(
+        config,
+        "chunk:\n  unit: chars\n  prefix_template: \"Title: {title}\\nAuthor: {author}\\nYear"
+            + " Written: {year}\\n\\n\"\n");
+    CliResult result =
+        SparkTestSession.cli("chunk", "--warehouse", warehouse, "--config", config.toString());
+    assertThat(result.code()).as(result.toString()).isZero();
+    assertThat(result.out())
+        .contains(
+            "chunks of at most 1024 characters (overlap 0, separators paragraph,line,word,char");
+    w.registerViews();
+    Row stats =
+        spark
+            .sql(
+                "SELECT count(*), max(char_length(text)), count(DISTINCT doc_id),"
+                    + " sum(CASE WHEN unit = 'chars' AND max_chars = 1024 AND overlap_chars = 0"
+                    + " AND separators = 'paragraph,line,word,char' AND max_tokens IS NULL"
+                    + " AND overlap_tokens IS NULL THEN 1 ELSE 0 END),"
+                    + " sum(CASE WHEN n_tokens > 0 THEN 1 ELSE 0 END) FROM chunks")
+            .head();
+    long chunks = stats.getLong(0);
+    // 107k characters of articles in chunks of at most 1024: at least 105 of them.
+    assertThat(chunks).isGreaterThan(105);
+    assertThat(stats.getInt(1)).isLessThanOrEqualTo(1024).isGreaterThan(1000);
+    assertThat(stats.getLong(2)).isEqualTo(5);
+    assertThat(stats.getLong(3)).isEqualTo(chunks);
+    assertThat(stats.getLong(4)).isEqualTo(chunks);
+    long mismatched =
+        spark
+            .sql(
+                "SELECT c.chunk_id FROM chunks c JOIN documents d USING (doc_id)"
+                    + " WHERE substring(d.text, c.char_start + 1, c.char_end - c.char_start) <> c.text")
+            .count();
+    assertThat(mismatched).isZero();
+    // The sample has titles but no author or year: those lines of the template are left out.
+    long wrongPrefix =
+        spark
+            .sql(
+                "SELECT c.chunk_id FROM chunks c JOIN documents d USING (doc_id)"
+                    + " WHERE c.context_prefix IS DISTINCT FROM concat('Title: ', d.title, '\\n\\n')")
+            .count();
+    assertThat(wrongPrefix).isZero();
+    List<String> charIds =
+        w.read("chunks").select("chunk_id").as(Encoders.STRING()).collectAsList();
+    assertThat(charIds).doesNotContainAnyElementsOf(tokenIds);
+    // The column that BM25 and the embedder read is ChunkText.indexed of each row.
+    for (Row row :
+        w.read("chunks")
+            .select(col("context_prefix"), col("text"), ChunkJob.indexedText().as("indexed"))
+            .limit(20)
+            .collectAsList()) {
+      assertThat(row.getString(2)).isEqualTo(ChunkText.indexed(row.getString(0), row.getString(1)));
+      assertThat(row.getString(2)).startsWith("Title: ").endsWith(row.getString(1));
+    }
+  }
+
+  @Test
+  void badCharSettingsAreConfigErrorsNamingTheOption() {
+    CliResult result =
+        SparkTestSession.cli(
+            "chunk",
+            "--warehouse",
+            warehouse,
+            "--unit",
+            "words",
+            "--max-chars",
+            "8",
+            "--set",
+            "chunk.prefix_template=By {writer}");
+    assertThat(result.code()).isEqualTo(2);
+    assertThat(result.err())
+        .contains("chunk.unit: got 'words', expected tokens or chars")
+        .contains("chunk.max_chars: got 8, expected an integer >= 16")
+        .contains("chunk.prefix_template: got unknown field {writer}");
   }
 
   @Test

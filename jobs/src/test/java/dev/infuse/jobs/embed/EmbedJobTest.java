@@ -28,9 +28,19 @@ class EmbedJobTest {
     // The sample ingested and chunked to 1024 tokens, built once per JVM.
     String warehouse = QualitySample.chunkedCopy(1024, "embed");
 
+    // warn (truncation, one forward pass per chunk) keeps this test as cheap as it was; the
+    // windowed default has its own test below.
     CliResult first =
         SparkTestSession.cli(
-            "embed", "--warehouse", warehouse, "--device", "cpu", "--batch-size", "8");
+            "embed",
+            "--warehouse",
+            warehouse,
+            "--device",
+            "cpu",
+            "--batch-size",
+            "8",
+            "--set",
+            "embed.long_text=warn");
     assertThat(first.code()).as(first.toString()).isZero();
     Warehouse w = new Warehouse(spark, warehouse);
     w.registerViews();
@@ -50,14 +60,30 @@ class EmbedJobTest {
             spark
                 .sql(
                     "SELECT count(*) FROM chunk_embeddings e JOIN chunks c USING (chunk_id)"
-                        + " WHERE e.doc_id = c.doc_id AND e.text_sha256 = sha2(c.text, 256) AND e.model = 'all-minilm-l6-v2'")
+                        + " WHERE e.doc_id = c.doc_id AND e.text_sha256 = sha2(c.text, 256)"
+                        + " AND e.model = 'all-minilm-l6-v2'")
                 .head()
                 .getLong(0))
         .isEqualTo(chunks);
     assertThat(first.out()).contains(chunks + " embedded, 0 already up to date, 0 quarantined");
+    // 1024-token chunks are longer than MiniLM's 256-token window: warn counts and says so.
+    long truncated = lastRunCount(w, "truncated");
+    assertThat(truncated)
+        .isGreaterThan(chunks / 2)
+        .isLessThanOrEqualTo(chunks)
+        .isEqualTo(lastRunCount(w, "over_window"));
+    assertThat(first.out())
+        .contains(
+            "WARNING: "
+                + truncated
+                + " of the "
+                + chunks
+                + " embedded text(s) are longer than the model's 256-token window and were"
+                + " truncated to it (embed.long_text: warn)");
 
     long version = w.version("chunk_embeddings");
-    CliResult again = SparkTestSession.cli("embed", "--warehouse", warehouse);
+    CliResult again =
+        SparkTestSession.cli("embed", "--warehouse", warehouse, "--set", "embed.long_text=warn");
     assertThat(again.code()).as(again.toString()).isZero();
     assertThat(again.out())
         .contains("0 embedded, " + chunks + " already up to date")
@@ -68,7 +94,8 @@ class EmbedJobTest {
     assertThat(
             SparkTestSession.cli("chunk", "--warehouse", warehouse, "--max-tokens", "2048").code())
         .isZero();
-    CliResult rechunked = SparkTestSession.cli("embed", "--warehouse", warehouse);
+    CliResult rechunked =
+        SparkTestSession.cli("embed", "--warehouse", warehouse, "--set", "embed.long_text=warn");
     assertThat(rechunked.code()).as(rechunked.toString()).isZero();
     assertThat(
             spark
@@ -91,10 +118,61 @@ class EmbedJobTest {
   }
 
   @Test
+  void theDefaultWindowsLongTextsUnderItsOwnModelIdAndEmbedsThePrefixedText() {
+    String warehouse = QualitySample.chunkedCopy(1024, "embed-window");
+    // Re-chunk with a metadata prefix: what is embedded is the prefix, then the chunk text.
+    CliResult chunked =
+        SparkTestSession.cli(
+            "chunk",
+            "--warehouse",
+            warehouse,
+            "--max-tokens",
+            "1024",
+            "--set",
+            "chunk.prefix_template=Title: {title} | ");
+    assertThat(chunked.code()).as(chunked.toString()).isZero();
+    CliResult windowed = SparkTestSession.cli("embed", "--warehouse", warehouse, "--device", "cpu");
+    assertThat(windowed.code()).as(windowed.toString()).isZero();
+    Warehouse w = new Warehouse(spark, warehouse);
+    w.registerViews();
+    long chunks = w.read("chunks").count();
+    long overWindow = lastRunCount(w, "over_window");
+    assertThat(overWindow).isGreaterThan(chunks / 2).isEqualTo(lastRunCount(w, "windowed"));
+    assertThat(windowed.out())
+        .contains(
+            overWindow
+                + " of the "
+                + chunks
+                + " embedded text(s) are longer than the model's 256-token window: embedded as"
+                + " overlapping windows and mean-pooled (embed.long_text: window)");
+    assertThat(
+            spark
+                .sql(
+                    "SELECT count(*) FROM chunk_embeddings e JOIN chunks c USING (chunk_id)"
+                        + " JOIN documents d ON d.doc_id = c.doc_id"
+                        + " WHERE c.context_prefix = concat('Title: ', d.title, ' | ')"
+                        + " AND e.text_sha256 = sha2(concat(c.context_prefix, c.text), 256)"
+                        + " AND e.model = 'all-minilm-l6-v2+window256-overlap64'")
+                .head()
+                .getLong(0))
+        .isEqualTo(chunks);
+  }
+
+  /** A detailed count of the latest embed run. */
+  private static long lastRunCount(Warehouse w, String key) {
+    return w.read("runs")
+        .filter("job = 'embed'")
+        .orderBy(org.apache.spark.sql.functions.col("started_at").desc())
+        .selectExpr("counts['" + key + "']")
+        .head()
+        .getLong(0);
+  }
+
+  @Test
   void manyPartitionsOfOneExecutorShareOneModelLoad() {
     // A batch size no other test uses gives this spec its own cache key, so the count is this
     // test's alone.
-    EmbedderSpec spec = new EmbedderSpec("default", "cpu", 13, 1);
+    EmbedderSpec spec = new EmbedderSpec("default", "cpu", 13, 1, "window");
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < 3000; i++) {
       rows.add(
@@ -114,7 +192,7 @@ class EmbedJobTest {
         spark.createDataFrame(
             new JavaSparkContext(spark.sparkContext()).parallelize(rows, 6), schema);
 
-    Dataset<Row> out = EmbedJob.transform(spark, chunks, spec, "all-minilm-l6-v2");
+    Dataset<Row> out = EmbedJob.transform(spark, chunks, spec, spec.vectorsModelId());
     assertThat(out.rdd().getNumPartitions()).isEqualTo(6);
     List<Row> embedded = out.filter("kind = 'embedding'").orderBy("chunk_id").collectAsList();
     assertThat(embedded).hasSize(3000);

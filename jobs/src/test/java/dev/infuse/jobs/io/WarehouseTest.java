@@ -153,6 +153,8 @@ class WarehouseTest {
   }
 
   private static Row chunk(String id, String doc, int ordinal) {
-    return RowFactory.create(id, doc, ordinal, "text", 0, 4, 1, "tok", 1024, 0, "default");
+    return RowFactory.create(
+        id, doc, ordinal, "text", 0, 4, 1, "tok", 1024, 0, "tokens", null, null, null, null,
+        "default");
   }
 }

@@ -22,9 +22,16 @@ import java.util.Locale;
 
 /**
  * A sentence-transformers encoder run by DJL: ONNX Runtime for {@code model.onnx} (the default
- * MiniLM), the PyTorch engine for a TorchScript {@code model.pt}. Texts are tokenized (truncated to
- * {@link #MAX_TOKENS}), sorted by length into batches, encoded, mean-pooled over the attention mask
- * and L2-normalised; results come back in input order.
+ * MiniLM), the PyTorch engine for a TorchScript {@code model.pt}. Texts are tokenized, sorted by
+ * length into batches, encoded, mean-pooled over the attention mask and L2-normalised; results come
+ * back in input order.
+ *
+ * <p>A text longer than the encoder's window of {@link #MAX_TOKENS} tokens (special tokens
+ * included) is never cut silently: under {@link LongTextMode#WINDOW} it is encoded as consecutive
+ * full windows that overlap by {@link #WINDOW_OVERLAP_TOKENS} tokens (the last window ends at the
+ * text's end), and its vector is the L2-normalised mean of the windows' vectors; under {@link
+ * LongTextMode#WARN} only its first window is encoded. Either way {@link #embedAll} reports how
+ * many windows each text spans, for the job to count.
  *
  * <p>DJL rather than ONNX Runtime directly: the same code serves both engines and {@code Devices},
  * and the layer costs little (the benchmark in {@code tests} measures it against a raw {@code
@@ -34,12 +41,19 @@ import java.util.Locale;
  */
 public final class DjlSentenceEmbedder implements TextEmbedder {
   /**
-   * Tokens fed per text, special tokens included; longer texts are truncated (MiniLM was trained at
-   * 256).
+   * Tokens fed per window, special tokens included (MiniLM was trained at 256); longer texts are
+   * windowed or truncated as {@link LongTextMode} says.
    */
   public static final int MAX_TOKENS = 256;
 
+  /**
+   * Text tokens that consecutive windows of a long text share at least: a quarter of MiniLM's 254
+   * text tokens, so that a sentence cut by one window's edge is whole in the next.
+   */
+  public static final int WINDOW_OVERLAP_TOKENS = 64;
+
   private final String modelId;
+  private final LongTextMode longText;
   private final ZooModel<TokenBatch, float[][]> model;
   private final EmbeddingTokenizer tokenizer;
   private final int batchSize;
@@ -47,10 +61,12 @@ public final class DjlSentenceEmbedder implements TextEmbedder {
 
   private DjlSentenceEmbedder(
       String modelId,
+      LongTextMode longText,
       ZooModel<TokenBatch, float[][]> model,
       EmbeddingTokenizer tokenizer,
       int batchSize) {
     this.modelId = modelId;
+    this.longText = longText;
     this.model = model;
     this.tokenizer = tokenizer;
     this.batchSize = batchSize;
@@ -63,9 +79,11 @@ public final class DjlSentenceEmbedder implements TextEmbedder {
    * @param threads ONNX Runtime intra-op threads per call (1: each Spark task runs on its own
    *     core); the PyTorch engine takes its thread count from {@code ai.djl.pytorch.num_threads}
    *     instead
+   * @param longText what to do with texts longer than {@link #MAX_TOKENS}; it is part of {@link
+   *     #modelId}
    */
   public static DjlSentenceEmbedder load(
-      EmbeddingModelFiles files, Device device, int batchSize, int threads) {
+      EmbeddingModelFiles files, Device device, int batchSize, int threads, LongTextMode longText) {
     if (batchSize < 1 || threads < 1) {
       throw new IllegalArgumentException(
           "embedder: batch size " + batchSize + " and threads " + threads + ", expected both >= 1");
@@ -90,7 +108,8 @@ public final class DjlSentenceEmbedder implements TextEmbedder {
             .optOption("intraOpNumThreads", String.valueOf(threads))
             .build();
     try {
-      return new DjlSentenceEmbedder(files.modelId(), criteria.loadModel(), tokenizer, batchSize);
+      return new DjlSentenceEmbedder(
+          longText.modelId(files.modelId()), longText, criteria.loadModel(), tokenizer, batchSize);
     } catch (IOException | ModelNotFoundException | MalformedModelException | RuntimeException e) {
       tokenizer.close();
       throw new IllegalArgumentException(
@@ -122,13 +141,57 @@ public final class DjlSentenceEmbedder implements TextEmbedder {
     return model.getNDManager().getDevice();
   }
 
+  public LongTextMode longText() {
+    return longText;
+  }
+
   @Override
   public float[][] embed(List<String> texts) {
-    float[][] result = new float[texts.size()][];
-    if (texts.isEmpty()) {
+    return embedAll(texts).vectors();
+  }
+
+  @Override
+  public EmbeddedTexts embedAll(List<String> texts) {
+    List<List<TokenIds>> windows = tokenizer.windows(texts, WINDOW_OVERLAP_TOKENS);
+    int[] counts = new int[texts.size()];
+    List<TokenIds> inputs = new ArrayList<>();
+    List<Integer> owners = new ArrayList<>();
+    for (int t = 0; t < counts.length; t++) {
+      List<TokenIds> own = windows.get(t);
+      counts[t] = own.size();
+      List<TokenIds> used = longText == LongTextMode.WINDOW ? own : own.subList(0, 1);
+      for (TokenIds window : used) {
+        inputs.add(window);
+        owners.add(t);
+      }
+    }
+    float[][] windowVectors = encode(inputs);
+    float[][] result = new float[counts.length][];
+    for (int i = 0; i < windowVectors.length; i++) {
+      int t = owners.get(i);
+      if (result[t] == null) {
+        result[t] = windowVectors[i].clone();
+      } else {
+        for (int d = 0; d < result[t].length; d++) {
+          result[t][d] += windowVectors[i][d];
+        }
+      }
+    }
+    for (int t = 0; t < result.length; t++) {
+      if (longText == LongTextMode.WINDOW && counts[t] > 1) {
+        // The mean's direction is the sum's: normalising the sum is normalising the mean.
+        Pooling.normalized(result[t]);
+      }
+    }
+    return new EmbeddedTexts(result, counts);
+  }
+
+  /** One pooled unit vector per window, in input order. */
+  private float[][] encode(List<TokenIds> tokens) {
+    float[][] result = new float[tokens.size()][];
+    if (tokens.isEmpty()) {
       return result;
     }
-    List<TokenIds> tokens = tokenizer.tokenize(texts);
     try (Predictor<TokenBatch, float[][]> predictor = model.newPredictor()) {
       for (int[] batch : LengthSortedBatches.of(tokens, batchSize)) {
         List<TokenIds> rows = new ArrayList<>(batch.length);
@@ -160,6 +223,8 @@ public final class DjlSentenceEmbedder implements TextEmbedder {
         + model.getNDManager().getDevice()
         + ", batch "
         + batchSize
+        + ", long texts: "
+        + longText.id()
         + "]";
   }
 

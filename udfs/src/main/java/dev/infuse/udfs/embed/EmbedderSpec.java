@@ -14,14 +14,29 @@ import java.util.List;
  * @param device {@code auto}, {@code cpu}, {@code gpu} or {@code gpu:N}
  * @param batchSize texts per forward pass
  * @param threads ONNX Runtime intra-op threads per call
+ * @param longText {@code window} or {@code warn} ({@link LongTextMode}): what happens to a text
+ *     longer than the encoder's window
  */
-public record EmbedderSpec(String model, String device, int batchSize, int threads)
+public record EmbedderSpec(String model, String device, int batchSize, int threads, String longText)
     implements ModelSpec<TextEmbedder> {
   private static final long serialVersionUID = 1L;
 
-  /** The MiniLM default on the device {@code auto}, batches of 32, one thread. */
+  /**
+   * The MiniLM default on the device {@code auto}, batches of 32, one thread, long texts windowed.
+   */
   public static EmbedderSpec defaults() {
-    return new EmbedderSpec(EmbeddingModelFiles.DEFAULT, "auto", 32, 1);
+    return new EmbedderSpec(EmbeddingModelFiles.DEFAULT, "auto", 32, 1, LongTextMode.DEFAULT);
+  }
+
+  /**
+   * The id stored beside this spec's vectors ({@code chunk_embeddings.model}): the model files' id,
+   * marked with the long-text mode ({@link LongTextMode#modelId}). Reads the model file's hash for
+   * a local model.
+   *
+   * @throws IllegalArgumentException if the model or the mode is not valid
+   */
+  public String vectorsModelId() {
+    return LongTextMode.of(longText).modelId(EmbeddingModelFiles.modelId(model));
   }
 
   /**
@@ -42,6 +57,11 @@ public record EmbedderSpec(String model, String device, int batchSize, int threa
     if (threads < 1) {
       problems.add("threads: got " + threads + ", expected an integer >= 1");
     }
+    try {
+      LongTextMode.of(longText);
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
+    }
     return problems;
   }
 
@@ -54,7 +74,9 @@ public record EmbedderSpec(String model, String device, int batchSize, int threa
         + "|batch="
         + batchSize
         + "|threads="
-        + threads;
+        + threads
+        + "|long_text="
+        + longText;
   }
 
   @Override
@@ -65,6 +87,10 @@ public record EmbedderSpec(String model, String device, int batchSize, int threa
     }
     EmbeddingModelFiles files = EmbeddingModelFiles.resolve(model);
     return DjlSentenceEmbedder.load(
-        files, Devices.resolve(device, files.engine()), batchSize, threads);
+        files,
+        Devices.resolve(device, files.engine()),
+        batchSize,
+        threads,
+        LongTextMode.of(longText));
   }
 }

@@ -25,6 +25,17 @@ public interface TextEmbedder extends AutoCloseable {
    */
   float[][] embed(List<String> texts);
 
+  /**
+   * {@link #embed}, and how many encoder windows each text spans ({@link EmbeddedTexts#windows}),
+   * so that a caller can count the texts longer than the window. An embedder without a window (a
+   * test double) reports one window per text, which this default does.
+   */
+  default EmbeddedTexts embedAll(List<String> texts) {
+    int[] windows = new int[texts.size()];
+    java.util.Arrays.fill(windows, 1);
+    return new EmbeddedTexts(embed(texts), windows);
+  }
+
   @Override
   void close();
 }

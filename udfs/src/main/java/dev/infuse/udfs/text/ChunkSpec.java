@@ -7,7 +7,7 @@ package dev.infuse.udfs.text;
  * @param overlapTokens how many tokens a chunk repeats from the end of the one before it; under
  *     half of {@code maxTokens}, so every chunk still moves forward by more than half a chunk
  */
-public record ChunkSpec(int maxTokens, int overlapTokens) {
+public record ChunkSpec(int maxTokens, int overlapTokens) implements java.io.Serializable {
   /** EntiGraph's RAG recipe: 1024-token chunks without overlap. */
   public static final int DEFAULT_MAX_TOKENS = 1024;
 

@@ -19,7 +19,7 @@ import java.util.Objects;
  *
  * <p>Thread-safe if the tokenizer is; deterministic.
  */
-public final class Chunker {
+public final class Chunker implements TextChunker {
   private final TextTokenizer tokenizer;
   private final ChunkSpec spec;
 
@@ -28,7 +28,7 @@ public final class Chunker {
     this.spec = Objects.requireNonNull(spec, "spec");
   }
 
-  /** The chunks of {@code document} in order; none if it is empty or only whitespace. */
+  @Override
   public List<TextChunk> chunk(String document) {
     int contentEnd = BoundaryKind.trimEnd(document, 0, document.length());
     int start = BoundaryKind.skipWhitespace(document, 0, contentEnd);

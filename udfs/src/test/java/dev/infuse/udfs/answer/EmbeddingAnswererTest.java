@@ -15,7 +15,7 @@ class EmbeddingAnswererTest {
 
   @BeforeAll
   static void load() {
-    embedder = new EmbedderSpec("default", "cpu", 16, 1).load();
+    embedder = new EmbedderSpec("default", "cpu", 16, 1, "window").load();
   }
 
   @AfterAll

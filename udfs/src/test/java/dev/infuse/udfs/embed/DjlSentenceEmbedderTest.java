@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class DjlSentenceEmbedderTest {
   /** One MiniLM for the whole class, through the same cache the jobs use. */
-  private static final EmbedderSpec SPEC = new EmbedderSpec("default", "cpu", 4, 1);
+  private static final EmbedderSpec SPEC = new EmbedderSpec("default", "cpu", 4, 1, "window");
 
   private static TextEmbedder embedder() {
     return ExecutorModels.get(SPEC);
@@ -30,7 +30,7 @@ class DjlSentenceEmbedderTest {
                     "How do I bake sourdough bread at home?",
                     "A simple recipe for baking a sourdough loaf in your own kitchen.",
                     "The central bank raised interest rates by half a percentage point."));
-    assertThat(embedder().modelId()).isEqualTo("all-minilm-l6-v2");
+    assertThat(embedder().modelId()).isEqualTo("all-minilm-l6-v2+window256-overlap64");
     assertThat(embedder().dimension()).isEqualTo(384);
     double related = dot(v[0], v[1]);
     double unrelated = dot(v[0], v[2]);
@@ -47,7 +47,7 @@ class DjlSentenceEmbedderTest {
                 "x",
                 "Paris is the capital of France.",
                 "An 😀 emoji and a lone \uD800 surrogate",
-                "words ".repeat(400))); // longer than MAX_TOKENS: truncated, not an error
+                "words ".repeat(400))); // longer than MAX_TOKENS: windowed, not an error
     float[][] batched = embedder().embed(texts);
     for (int i = 0; i < texts.size(); i++) {
       float[] alone = embedder().embed(List.of(texts.get(i)))[0];
@@ -63,7 +63,7 @@ class DjlSentenceEmbedderTest {
 
   @Test
   void aMissingOrIncompleteModelDirectoryIsAClearError(@TempDir Path dir) throws IOException {
-    assertThatThrownBy(() -> new EmbedderSpec("/nope/model", "cpu", 8, 1).load())
+    assertThatThrownBy(() -> new EmbedderSpec("/nope/model", "cpu", 8, 1, "window").load())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("embed model: got /nope/model, which is not a directory")
         .hasMessageContaining("model.onnx or model.pt beside tokenizer.json");
@@ -81,7 +81,7 @@ class DjlSentenceEmbedderTest {
     assertThat(EmbeddingModelFiles.modelId(dir.toString()))
         .startsWith(dir.getFileName() + "@")
         .hasSize(dir.getFileName().toString().length() + 13);
-    assertThatThrownBy(() -> new EmbedderSpec(dir.toString(), "cpu", 8, 1).load())
+    assertThatThrownBy(() -> new EmbedderSpec(dir.toString(), "cpu", 8, 1, "window").load())
         .hasMessageContaining(
             "embed model: cannot load "
                 + dir.resolve("model.onnx")
@@ -90,12 +90,13 @@ class DjlSentenceEmbedderTest {
 
   @Test
   void specProblemsNameTheOptionAndTheExpectedValue() {
-    assertThat(new EmbedderSpec(" ", "tpu", 0, 0).problems())
+    assertThat(new EmbedderSpec(" ", "tpu", 0, 0, "chop").problems())
         .containsExactly(
             "model: got nothing, expected 'default' or a local model directory",
             "device: got tpu, expected auto, cpu, gpu or gpu:N (N >= 0)",
             "batch_size: got 0, expected 1..4096",
-            "threads: got 0, expected an integer >= 1");
+            "threads: got 0, expected an integer >= 1",
+            "long_text: got 'chop', expected window or warn");
     assertThat(EmbedderSpec.defaults().problems()).isEmpty();
   }
 
