@@ -35,7 +35,7 @@ class IndexedChunkTextTest {
         w.read("chunks").select("chunk_id", "context_prefix", "text").collectAsList().stream()
             .collect(Collectors.toMap(r -> r.getString(0), r -> r));
     int checked = 0;
-    for (Row row : IndexJob.chunksWithCorpus(w).collectAsList()) {
+    for (Row row : IndexJob.chunksWithCorpus(w, "default").collectAsList()) {
       Row chunk = chunks.get(row.getAs("chunk_id"));
       assertThat(chunk.getString(1)).startsWith("Title: ");
       assertThat(row.<String>getAs("text"))
