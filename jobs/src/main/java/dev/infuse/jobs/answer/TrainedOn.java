@@ -77,7 +77,10 @@ public record TrainedOn(
     }
     return syntheticTokens == null
         ? ""
-        : String.format(Locale.ROOT, "%,d synthetic tokens (shard tokenizer)", syntheticTokens);
+        : String.format(
+            Locale.ROOT,
+            "%d synthetic token(s) as written to its shards (shard tokenizer, with repetitions)",
+            syntheticTokens);
   }
 
   private static Long whole(JsonNode node) {
