@@ -6,8 +6,6 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.sort_array;
 import static org.apache.spark.sql.functions.struct;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.infuse.jobs.chunk.ChunkJob;
 import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.config.ConfigJson;
@@ -35,7 +33,6 @@ import dev.infuse.udfs.lm.LmModelSpec;
 import dev.infuse.udfs.lm.ModelDirectory;
 import dev.infuse.udfs.retrieve.ChunkOrder;
 import dev.infuse.udfs.retrieve.Retriever;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -69,7 +66,6 @@ import org.apache.spark.storage.StorageLevel;
 public final class AnswerJob {
   public static final String NAME = "answer";
   public static final String TABLE = "predictions";
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final JobRun run;
   private final AnswerConfig options;
@@ -87,7 +83,7 @@ public final class AnswerJob {
       LlmBackend backend,
       String model,
       Path modelDir,
-      Long syntheticTokens,
+      TrainedOn trainedOn,
       LlmConfig llm) {}
 
   /** The answered questions, and what the LLM layer did when the mode called it. */
@@ -108,7 +104,7 @@ public final class AnswerJob {
               plan.model(),
               plan.mode().id(),
               retriever == null ? null : retriever.id(),
-              plan.syntheticTokens(),
+              plan.trainedOn(),
               ConfigJson.hash(run.config()));
       Dataset<Row> missingContext =
           plan.setting().rag() ? inputs.filter(col("passages").isNull()) : inputs.limit(0);
@@ -417,7 +413,7 @@ public final class AnswerJob {
         embedding ? LlmBackend.EXTRACTIVE : backend,
         embedding ? embedderId(config.section(EmbedderSpec.class).model()) : llm.client().model(),
         modelDir,
-        modelDir == null || embedding ? null : syntheticTokens(modelDir),
+        modelDir == null || embedding ? TrainedOn.NONE : TrainedOn.read(modelDir),
         llm);
   }
 
@@ -426,21 +422,7 @@ public final class AnswerJob {
    * {@code data}), or null when the file or the key is absent.
    */
   public static Long syntheticTokens(Path modelDir) {
-    Path info = modelDir.resolve("train_info.json");
-    if (!Files.isRegularFile(info)) {
-      return null;
-    }
-    try {
-      JsonNode root = JSON.readTree(info.toFile());
-      JsonNode tokens = root.path("synthetic_tokens");
-      if (!tokens.canConvertToLong()) {
-        tokens = root.path("data").path("synthetic_tokens");
-      }
-      return tokens.canConvertToLong() ? tokens.asLong() : null;
-    } catch (IOException e) {
-      throw new ConfigException(
-          List.of("answer.model_dir: " + info + " is not valid JSON: " + e.getMessage()));
-    }
+    return TrainedOn.read(modelDir).syntheticTokens();
   }
 
   /**
@@ -557,8 +539,8 @@ public final class AnswerJob {
         d.get("judged"),
         d.get("judged") == 0 ? 0.0 : 100.0 * d.get("correct") / d.get("judged"),
         d.get("unparseable"));
-    if (plan.syntheticTokens() != null) {
-      out.printf(Locale.ROOT, "  model trained on %d synthetic token(s)%n", plan.syntheticTokens());
+    if (!plan.trainedOn().describe().isEmpty()) {
+      out.println("  model trained on " + plan.trainedOn().describe());
     }
     out.println("  " + write);
     out.flush();

@@ -31,7 +31,7 @@ final class PredictionRows implements Serializable {
   private final String model;
   private final String mode;
   private final String retriever;
-  private final Long syntheticTokens;
+  private final TrainedOn trainedOn;
   private final String configHash;
 
   PredictionRows(
@@ -41,7 +41,7 @@ final class PredictionRows implements Serializable {
       String model,
       String mode,
       String retriever,
-      Long syntheticTokens,
+      TrainedOn trainedOn,
       String configHash) {
     this.runId = runId;
     this.setting = setting;
@@ -49,7 +49,7 @@ final class PredictionRows implements Serializable {
     this.model = model;
     this.mode = mode;
     this.retriever = retriever;
-    this.syntheticTokens = syntheticTokens;
+    this.trainedOn = trainedOn;
     this.configHash = configHash;
   }
 
@@ -89,7 +89,11 @@ final class PredictionRows implements Serializable {
         chunkIds == null ? null : chunkIds.toArray(),
         boxed == null ? null : boxed.toArray(),
         callKey,
-        syntheticTokens,
+        trainedOn.syntheticTokens(),
+        trainedOn.unique(),
+        trainedOn.seen(),
+        trainedOn.countTokenizer(),
+        trainedOn.generator(),
         configHash,
         null, // rag_recipe: the answer job sets it for the whole run
         null,
@@ -106,6 +110,10 @@ final class PredictionRows implements Serializable {
         backend,
         model,
         mode,
+        null,
+        null,
+        null,
+        null,
         null,
         null,
         null,

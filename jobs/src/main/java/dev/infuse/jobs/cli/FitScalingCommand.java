@@ -48,6 +48,14 @@ public final class FitScalingCommand extends JobCommand {
   @ConfigKey("score.scaling_baseline_run")
   String baselineRun;
 
+  @Option(
+      names = "--tokens",
+      paramLabel = "unique|seen",
+      description =
+          "The x-axis: unique synthetic tokens (the papers', default) or seen (with repetitions).")
+  @ConfigKey("score.scaling_tokens")
+  String tokens;
+
   public FitScalingCommand() {
     super(FitScalingJob.NAME, run -> new FitScalingJob(run).run());
   }

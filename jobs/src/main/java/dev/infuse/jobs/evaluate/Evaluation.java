@@ -4,6 +4,7 @@ import static org.apache.spark.sql.functions.col;
 
 import dev.infuse.jobs.answer.AnswerConfig;
 import dev.infuse.jobs.answer.AnswerJob;
+import dev.infuse.jobs.answer.TrainedOn;
 import dev.infuse.jobs.chunk.ChunkJob;
 import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.config.ConfigLoader;
@@ -17,6 +18,7 @@ import dev.infuse.jobs.retrieve.RetrieveConfig;
 import dev.infuse.jobs.retrieve.RetrieveJob;
 import dev.infuse.jobs.run.RecordedSteps;
 import dev.infuse.jobs.score.FitScalingJob;
+import dev.infuse.jobs.score.ScoreConfig;
 import dev.infuse.jobs.score.ScoreJob;
 import dev.infuse.jobs.train.TrainJob;
 import dev.infuse.udfs.answer.Setting;
@@ -31,6 +33,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import org.apache.spark.sql.Row;
 
 /**
@@ -52,18 +55,32 @@ public final class Evaluation {
   private final List<Setting> untrained;
   private final List<Setting> trained;
   private final boolean fit;
+  private final String notFitted;
   private final boolean chunk;
 
   /**
-   * A model of the sweep: the directory as configured, where it is, and its train_info.json
-   * synthetic_tokens.
+   * A model of the sweep: the directory as configured, where it is, and what its train_info.json
+   * says about its synthetic data.
    */
-  public record Model(String dir, Path path, Long syntheticTokens) {
+  public record Model(String dir, Path path, TrainedOn trainedOn) {
     String label() {
-      return dir
-          + (syntheticTokens == null
-              ? ""
-              : String.format(Locale.ROOT, " (%,d synthetic tokens)", syntheticTokens));
+      String trained = trainedOn.describe();
+      return dir + (trained.isEmpty() ? "" : " (" + trained + ")");
+    }
+
+    /** train_info.json synthetic_tokens: tokens written to its shards. */
+    public Long syntheticTokens() {
+      return trainedOn.syntheticTokens();
+    }
+
+    /**
+     * The model's position on the scaling axis {@code count}, as fit-scaling reads it: that count,
+     * or (for a model trained before it was recorded) synthetic_tokens; null when it has neither.
+     */
+    Long scalingTokens(ScoreConfig.ScalingTokens count) {
+      Long tokens =
+          count == ScoreConfig.ScalingTokens.UNIQUE ? trainedOn.unique() : trainedOn.seen();
+      return tokens != null ? tokens : trainedOn.syntheticTokens();
     }
   }
 
@@ -130,20 +147,39 @@ public final class Evaluation {
                 + ModelDirectory.CONFIG
                 + ")");
       } else {
-        found.add(new Model(dir, path, AnswerJob.syntheticTokens(path)));
+        found.add(new Model(dir, path, TrainedOn.read(path)));
       }
     }
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
     this.models = List.copyOf(found);
-    this.fit =
-        models.stream()
-                .map(Model::syntheticTokens)
-                .filter(t -> t != null && t > 0)
-                .distinct()
-                .count()
-            >= 2;
+    // As fit-scaling groups them: per generator, on score.scaling_tokens; a fit needs one generator
+    // at two or more token counts.
+    ScoreConfig.ScalingTokens count = config.section(ScoreConfig.class).scalingTokens();
+    Map<String, Set<Long>> countsByGenerator = new LinkedHashMap<>();
+    for (Model model : models) {
+      Long tokens = model.scalingTokens(count);
+      if (tokens != null && tokens > 0) {
+        countsByGenerator
+            .computeIfAbsent(String.valueOf(model.trainedOn().generator()), g -> new TreeSet<>())
+            .add(tokens);
+      }
+    }
+    this.fit = countsByGenerator.values().stream().anyMatch(tokens -> tokens.size() >= 2);
+    if (!fit && models.size() >= 2 && !countsByGenerator.isEmpty()) {
+      this.notFitted =
+          "no scaling fit: per generator, the models' "
+              + count
+              + " synthetic tokens take one value "
+              + countsByGenerator
+              + (count == ScoreConfig.ScalingTokens.UNIQUE
+                  ? " (their shards differ only in repetitions; score.scaling_tokens=seen fits on"
+                      + " seen tokens)"
+                  : "");
+    } else {
+      this.notFitted = null;
+    }
   }
 
   public List<Model> models() {
@@ -156,6 +192,11 @@ public final class Evaluation {
    */
   public boolean fitsScaling() {
     return fit;
+  }
+
+  /** Why the models span no scaling fit, when they are a sweep that cannot be fitted; else null. */
+  public String notFitted() {
+    return notFitted;
   }
 
   private boolean retrieves() {
@@ -207,9 +248,11 @@ public final class Evaluation {
     var out = steps.out();
     if (!trained.isEmpty() && !fit) {
       out.println(
-          "evaluate: no scaling fit: the models span fewer than 2 synthetic token counts ("
-              + models.stream().map(Model::label).toList()
-              + "); list models trained at several token counts to fit one");
+          notFitted != null
+              ? "evaluate: " + notFitted + " (" + models.stream().map(Model::label).toList() + ")"
+              : "evaluate: no scaling fit: the models span fewer than 2 synthetic token counts ("
+                  + models.stream().map(Model::label).toList()
+                  + "); list models trained at several token counts to fit one");
     }
 
     List<String> retrieveRuns = new ArrayList<>();
@@ -437,7 +480,7 @@ public final class Evaluation {
       Map<String, String> answerRuns) {
     List<String> sweep = new ArrayList<>();
     for (int m = 0; m < models.size(); m++) {
-      Long tokens = models.get(m).syntheticTokens();
+      Long tokens = models.get(m).scalingTokens(config.section(ScoreConfig.class).scalingTokens());
       if (tokens != null && tokens > 0) {
         sweep.add(answerRuns.get(key(benchmark, setting, recipe) + "/" + m));
       }
@@ -579,9 +622,13 @@ public final class Evaluation {
         Object crossover = r.getAs("crossover_tokens");
         out.printf(
             Locale.ROOT,
-            "  %-13s %-12s fit: %s = %.4f + %.4f ln(tokens), R^2 %.3f over %d models; crosses rag: %s%n",
+            "  %-13s %-12s fit%s: %s = %.4f + %.4f ln(tokens), R^2 %.3f over %d models; crosses rag: %s%n",
             r.<String>getAs("benchmark"),
             r.<String>getAs("setting"),
+            " ("
+                + (r.getAs("generator") == null ? "" : r.<String>getAs("generator") + ", ")
+                + FitScalingJob.axisName(r.getAs("token_count"), r.getAs("count_tokenizer"))
+                + ")",
             r.<String>getAs("metric"),
             r.<Double>getAs("intercept"),
             r.<Double>getAs("slope"),

@@ -20,14 +20,28 @@ import org.jfree.chart.JFreeChart;
 public record Chart(String id, String section, String title, byte[] png) {
 
   /**
-   * Every chart the data allows: one per scaling fit, per (benchmark, subset, metric) of scores,
-   * per recall benchmark.
+   * Every chart the data allows: one per scaling axis (a curve per generator on it), per
+   * (benchmark, subset, metric) of scores, per recall benchmark.
    */
   public static List<Chart> all(ReportData data) {
     List<Chart> charts = new ArrayList<>();
     int i = 0;
+    // One chart per benchmark, setting, metric and x-axis: a curve per generator on it.
+    Map<List<String>, List<ScalingFit>> curves = new LinkedHashMap<>();
     for (ScalingFit fit : data.fits()) {
-      charts.add(render("scaling-" + (++i), "scaling", ReportCharts.scaling(fit)));
+      curves
+          .computeIfAbsent(
+              java.util.Arrays.asList(
+                  fit.benchmark(),
+                  fit.setting(),
+                  fit.metric(),
+                  fit.tokenCount(),
+                  fit.countTokenizer()),
+              k -> new ArrayList<>())
+          .add(fit);
+    }
+    for (List<ScalingFit> fits : curves.values()) {
+      charts.add(render("scaling-" + (++i), "scaling", ReportCharts.scaling(fits)));
     }
     Map<List<String>, List<Score>> groups = new LinkedHashMap<>();
     for (Score s : data.scores()) {

@@ -4,6 +4,7 @@ import dev.infuse.jobs.report.ReportData.Point;
 import dev.infuse.jobs.report.ReportData.Recall;
 import dev.infuse.jobs.report.ReportData.ScalingFit;
 import dev.infuse.jobs.report.ReportData.Score;
+import dev.infuse.jobs.score.FitScalingJob;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Paint;
@@ -51,6 +52,16 @@ public final class ReportCharts {
     new Color(0x7f7f7f)
   };
 
+  /** One colour per generator's curve: its points and its line. */
+  private static final Paint[] CURVES = {
+    new Color(0x1f77b4),
+    new Color(0x2ca02c),
+    new Color(0x9467bd),
+    new Color(0xff7f0e),
+    new Color(0x8c564b),
+    new Color(0xe377c2)
+  };
+
   static {
     // A cluster driver has no display; JFreeChart only needs Java2D, which works headless.
     if (System.getProperty("java.awt.headless") == null) {
@@ -67,80 +78,147 @@ public final class ReportCharts {
    * where they would meet.
    */
   public static JFreeChart scaling(ScalingFit fit) {
-    List<Point> points = fit.points().stream().filter(p -> p.tokens() > 0).toList();
-    double lo = points.stream().mapToDouble(Point::tokens).min().orElse(1);
-    double hi = points.stream().mapToDouble(Point::tokens).max().orElse(10);
-    if (fit.crossoverTokens() != null && fit.crossoverTokens() > 0) {
-      double x = fit.crossoverTokens();
-      if (x > hi && x <= hi * 100) {
-        hi = x;
-      } else if (x < lo && x >= lo / 100) {
-        lo = x;
+    return scaling(List.of(fit));
+  }
+
+  /**
+   * Several fits of one benchmark, setting, metric and x-axis on one chart, one curve per generator
+   * (a sweep over two generators shows two): per fit its runs and its line, in a colour pair of its
+   * own, then each distinct baseline as a dashed line. The x-axis says which tokens it counts.
+   */
+  public static JFreeChart scaling(List<ScalingFit> fits) {
+    ScalingFit first = fits.get(0);
+    double lo = Double.MAX_VALUE;
+    double hi = 0;
+    for (ScalingFit fit : fits) {
+      for (Point p : fit.points()) {
+        if (p.tokens() > 0) {
+          lo = Math.min(lo, p.tokens());
+          hi = Math.max(hi, p.tokens());
+        }
+      }
+    }
+    if (hi == 0) {
+      lo = 1;
+      hi = 10;
+    }
+    double runsLo = lo;
+    double runsHi = hi;
+    for (ScalingFit fit : fits) {
+      if (fit.crossoverTokens() != null && fit.crossoverTokens() > 0) {
+        double x = fit.crossoverTokens();
+        if (x > hi && x <= runsHi * 100) {
+          hi = x;
+        } else if (x < lo && x >= runsLo / 100) {
+          lo = x;
+        }
       }
     }
     if (hi <= lo) {
       lo = lo / 2;
       hi = hi * 2;
     }
-    XYSeries runs = new XYSeries("runs", false, true);
-    points.forEach(p -> runs.add(p.tokens(), p.value()));
-    XYSeries line =
-        new XYSeries(
-            String.format(
-                Locale.ROOT,
-                "fit: %s + %s ln(tokens)",
-                ReportFormat.number(fit.intercept()),
-                ReportFormat.number(fit.slope())),
-            false,
-            true);
-    int steps = 40;
-    for (int i = 0; i <= steps; i++) {
-      double x = Math.exp(Math.log(lo) + (Math.log(hi) - Math.log(lo)) * i / steps);
-      line.add(x, fit.predict(x));
-    }
     XYSeriesCollection data = new XYSeriesCollection();
-    data.addSeries(runs);
-    data.addSeries(line);
     XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer();
-    renderer.setSeriesLinesVisible(0, false);
-    renderer.setSeriesShapesVisible(0, true);
-    renderer.setSeriesPaint(0, PALETTE[0]);
-    renderer.setSeriesLinesVisible(1, true);
-    renderer.setSeriesShapesVisible(1, false);
-    renderer.setSeriesPaint(1, PALETTE[1]);
-    renderer.setSeriesStroke(1, new BasicStroke(2f));
-    if (fit.baselineValue() != null) {
-      XYSeries baseline =
+    for (int f = 0; f < fits.size(); f++) {
+      ScalingFit fit = fits.get(f);
+      // One fit keeps the plain names; several are told apart by generator.
+      String who =
+          fits.size() == 1
+              ? ""
+              : " " + (fit.generator() == null ? "unknown generator" : fit.generator());
+      XYSeries runs = new XYSeries(unique(data, "runs" + who), false, true);
+      fit.points().stream()
+          .filter(p -> p.tokens() > 0)
+          .forEach(p -> runs.add(p.tokens(), p.value()));
+      XYSeries line =
           new XYSeries(
-              String.format(
+              unique(
+                  data,
+                  String.format(
                       Locale.ROOT,
-                      "%s baseline %s",
-                      fit.baselineSetting() == null ? "" : fit.baselineSetting(),
-                      ReportFormat.number(fit.baselineValue()))
-                  .trim(),
+                      "fit%s: %s + %s ln(tokens)",
+                      who,
+                      ReportFormat.number(fit.intercept()),
+                      ReportFormat.number(fit.slope()))),
               false,
               true);
+      int steps = 40;
+      for (int i = 0; i <= steps; i++) {
+        double x = Math.exp(Math.log(lo) + (Math.log(hi) - Math.log(lo)) * i / steps);
+        line.add(x, fit.predict(x));
+      }
+      int runsIndex = data.getSeriesCount();
+      data.addSeries(runs);
+      data.addSeries(line);
+      // Fit f: points and line in one colour (the single fit keeps its blue points, orange line).
+      Paint points = fits.size() == 1 ? PALETTE[0] : CURVES[f % CURVES.length];
+      Paint curve = fits.size() == 1 ? PALETTE[1] : CURVES[f % CURVES.length];
+      renderer.setSeriesLinesVisible(runsIndex, false);
+      renderer.setSeriesShapesVisible(runsIndex, true);
+      renderer.setSeriesPaint(runsIndex, points);
+      renderer.setSeriesLinesVisible(runsIndex + 1, true);
+      renderer.setSeriesShapesVisible(runsIndex + 1, false);
+      renderer.setSeriesPaint(runsIndex + 1, curve);
+      renderer.setSeriesStroke(runsIndex + 1, new BasicStroke(2f));
+    }
+    List<String> baselines = new ArrayList<>();
+    for (ScalingFit fit : fits) {
+      if (fit.baselineValue() == null) {
+        continue;
+      }
+      String name =
+          String.format(
+                  Locale.ROOT,
+                  "%s baseline %s",
+                  fit.baselineSetting() == null ? "" : fit.baselineSetting(),
+                  ReportFormat.number(fit.baselineValue()))
+              .trim();
+      if (baselines.contains(name)) {
+        continue;
+      }
+      baselines.add(name);
+      XYSeries baseline = new XYSeries(name, false, true);
       baseline.add(lo, fit.baselineValue());
       baseline.add(hi, fit.baselineValue());
+      int index = data.getSeriesCount();
       data.addSeries(baseline);
-      renderer.setSeriesLinesVisible(2, true);
-      renderer.setSeriesShapesVisible(2, false);
-      renderer.setSeriesPaint(2, PALETTE[3]);
+      renderer.setSeriesLinesVisible(index, true);
+      renderer.setSeriesShapesVisible(index, false);
+      renderer.setSeriesPaint(index, PALETTE[3]);
       renderer.setSeriesStroke(
-          2,
+          index,
           new BasicStroke(
               2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {8f, 6f}, 0f));
     }
     LogAxis x = tokenAxis(lo, hi);
-    NumberAxis y = new NumberAxis(fit.metric());
+    x.setLabel(first.axis() + " (log scale)");
+    NumberAxis y = new NumberAxis(first.metric());
     y.setAutoRangeIncludesZero(false);
     XYPlot plot = new XYPlot(data, x, y, renderer);
     return styled(
         new JFreeChart(
-            fit.benchmark() + ": " + fit.setting() + " " + fit.metric() + " vs synthetic tokens",
+            first.benchmark()
+                + ": "
+                + first.setting()
+                + " "
+                + first.metric()
+                + " vs "
+                + (FitScalingJob.WRITTEN.equals(first.tokenCount())
+                    ? "synthetic tokens"
+                    : first.tokenCount() + " synthetic tokens"),
             JFreeChart.DEFAULT_TITLE_FONT,
             plot,
             true));
+  }
+
+  /** {@code name}, or with a number appended when the chart already has a series of that name. */
+  private static String unique(XYSeriesCollection data, String name) {
+    String candidate = name;
+    for (int n = 2; data.getSeriesIndex(candidate) >= 0; n++) {
+      candidate = name + " #" + n;
+    }
+    return candidate;
   }
 
   /**

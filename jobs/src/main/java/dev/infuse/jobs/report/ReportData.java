@@ -3,6 +3,7 @@ package dev.infuse.jobs.report;
 import static org.apache.spark.sql.functions.col;
 
 import dev.infuse.jobs.io.Warehouse;
+import dev.infuse.jobs.score.FitScalingJob;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -120,7 +121,14 @@ public record ReportData(
   /** One run of a scaling sweep. */
   public record Point(String runId, long tokens, double value) {}
 
-  /** A row of {@code scaling_fits}: metric = intercept + slope * ln(tokens). */
+  /**
+   * A row of {@code scaling_fits}: metric = intercept + slope * ln(tokens).
+   *
+   * @param generator the generator of every point; null when unknown
+   * @param tokenCount what tokens counts: unique, seen, or written (the fallback, and what a table
+   *     written before the column existed holds)
+   * @param countTokenizer the tokenizer unique and seen count in; null for written
+   */
   public record ScalingFit(
       String fitId,
       String benchmark,
@@ -135,7 +143,51 @@ public record ReportData(
       Double baselineValue,
       Double crossoverTokens,
       List<Point> points,
-      String scoreRunId) {
+      String scoreRunId,
+      String generator,
+      String tokenCount,
+      String countTokenizer) {
+
+    /** A fit without a generator, on tokens written to the shards. */
+    public ScalingFit(
+        String fitId,
+        String benchmark,
+        String setting,
+        String metric,
+        int nPoints,
+        double intercept,
+        double slope,
+        Double slopeSe,
+        Double r2,
+        String baselineSetting,
+        Double baselineValue,
+        Double crossoverTokens,
+        List<Point> points,
+        String scoreRunId) {
+      this(
+          fitId,
+          benchmark,
+          setting,
+          metric,
+          nPoints,
+          intercept,
+          slope,
+          slopeSe,
+          r2,
+          baselineSetting,
+          baselineValue,
+          crossoverTokens,
+          points,
+          scoreRunId,
+          null,
+          FitScalingJob.WRITTEN,
+          null);
+    }
+
+    /** What the x-axis counts, in words (and in which tokenizer). */
+    public String axis() {
+      return FitScalingJob.axisName(tokenCount, countTokenizer);
+    }
 
     /** The fitted metric at {@code tokens}. */
     public double predict(double tokens) {
@@ -158,7 +210,10 @@ public record ReportData(
           baselineValue,
           crossoverTokens,
           points,
-          scoreRunId);
+          scoreRunId,
+          generator,
+          tokenCount,
+          countTokenizer);
     }
   }
 
@@ -588,7 +643,19 @@ public record ReportData(
         nullableNumber(r, "baseline_value"),
         nullableNumber(r, "crossover_tokens"),
         points,
-        r.getAs("score_run_id"));
+        r.getAs("score_run_id"),
+        optionalString(r, "generator"),
+        optionalString(r, "token_count") == null
+            ? FitScalingJob.WRITTEN
+            : optionalString(r, "token_count"),
+        optionalString(r, "count_tokenizer"));
+  }
+
+  /** A column added to scaling_fits later: null in a table written before it. */
+  private static String optionalString(Row r, String column) {
+    return java.util.Arrays.asList(r.schema().fieldNames()).contains(column)
+        ? r.getAs(column)
+        : null;
   }
 
   private static Recall recall(Row r) {

@@ -92,7 +92,8 @@ public final class ReportHtml {
     } else {
       h.append(
           "<p>Fit: metric = a + b&middot;ln(tokens); the slope b is per unit of natural log of tokens."
-              + " The crossover is where the fitted line reaches the baseline.</p>\n");
+              + " The crossover is where the fitted line reaches the baseline. Each generator of"
+              + " synthetic data gets its own line; the x-axis says which tokens it counts.</p>\n");
       figures(h, charts, "scaling");
       scalingTables(h, data.fits());
     }
@@ -165,12 +166,19 @@ public final class ReportHtml {
 
   private static void scalingTables(StringBuilder h, List<ScalingFit> fits) {
     h.append(
-        "<table id=\"scaling-fits\">\n<thead><tr><th>benchmark</th><th>setting</th><th>metric</th><th>points</th>"
+        "<table id=\"scaling-fits\">\n<thead><tr><th>benchmark</th><th>setting</th><th>metric</th>"
+            + "<th>generator</th><th>tokens counted</th><th>points</th>"
             + "<th>intercept a</th><th>slope b</th><th>slope SE</th><th>R&sup2;</th><th>baseline</th><th>crossover tokens</th>"
             + "<th>fit id</th></tr></thead>\n<tbody>\n");
     for (ScalingFit f : fits) {
       h.append("<tr data-fit-id=\"").append(html(f.fitId())).append("\">");
-      cells(h, f.benchmark(), f.setting(), f.metric());
+      cells(
+          h,
+          f.benchmark(),
+          f.setting(),
+          f.metric(),
+          f.generator() == null ? "unknown" : f.generator(),
+          f.axis());
       nums(
           h,
           String.valueOf(f.nPoints()),

@@ -105,6 +105,10 @@ public final class ReportJson {
     m.put("benchmark", f.benchmark());
     m.put("setting", f.setting());
     m.put("metric", f.metric());
+    m.put("generator", f.generator());
+    m.put("token_count", f.tokenCount());
+    m.put("count_tokenizer", f.countTokenizer());
+    m.put("x_axis", f.axis());
     m.put("n_points", f.nPoints());
     m.put("intercept", finite(f.intercept()));
     m.put("slope", finite(f.slope()));

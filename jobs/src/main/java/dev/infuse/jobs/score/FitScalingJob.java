@@ -12,6 +12,7 @@ import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.jobs.spark.SparkRows;
 import dev.infuse.udfs.common.Keys;
 import dev.infuse.udfs.score.ScalingCurve;
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,6 +67,31 @@ public final class FitScalingJob {
   /** The fit, as the scaling_fits row holds it. */
   public record Fit(double intercept, double slope, Double slopeSe, double r2) {}
 
+  /** The x-axis of a fit over runs that predate the unique and seen counts. */
+  public static final String WRITTEN = "written";
+
+  /** The scores columns a sweep reads; those absent from an older scores table read as null. */
+  private static final List<String> SWEEP_COLUMNS =
+      List.of(
+          "run_id",
+          "benchmark",
+          "synthetic_tokens",
+          "unique_synthetic_tokens",
+          "seen_synthetic_tokens",
+          "count_tokenizer",
+          "generator",
+          "value");
+
+  /**
+   * One generator's runs of the sweep and the count its x-axis uses.
+   *
+   * @param tokenCount unique, seen, or {@link #WRITTEN} when a run lacks the configured count
+   * @param countTokenizer the tokenizer of unique and seen; null for written
+   * @param points (run_id, tokens, value), by tokens
+   */
+  private record Curve(
+      String generator, String tokenCount, String countTokenizer, List<Row> points) {}
+
   public RunCounts run() {
     Warehouse warehouse = run.warehouse();
     if (!warehouse.exists("scores")) {
@@ -73,22 +99,24 @@ public final class FitScalingJob {
           List.of("scores: no such table in " + warehouse.root() + ", expected score runs first"));
     }
     Dataset<Row> all =
-        warehouse
-            .read("scores")
+        withColumns(warehouse.read("scores"))
             .filter(col("subset").equalTo(ScoreJob.ALL).and(col("metric").equalTo(metric)));
+    String countColumn = options.scalingTokens().id() + "_synthetic_tokens";
     Dataset<Row> sweep = all.filter(col("setting").equalTo(setting));
     if (!options.scalingRuns().isEmpty()) {
       sweep = sweep.filter(col("run_id").isin(options.scalingRuns().toArray()));
     } else {
-      sweep = sweep.filter(col("synthetic_tokens").isNotNull().and(col("synthetic_tokens").gt(0)));
+      // A run with either count; a curve falls back to synthetic_tokens when one lacks its count.
+      sweep = sweep.filter(col(countColumn).gt(0).or(col("synthetic_tokens").gt(0)));
     }
     if (options.scalingBenchmark() != null) {
       sweep = sweep.filter(col("benchmark").equalTo(options.scalingBenchmark()));
     }
     List<Row> found =
         sweep
-            .select("run_id", "benchmark", "synthetic_tokens", "value")
-            .orderBy("synthetic_tokens", "run_id")
+            .select(
+                SWEEP_COLUMNS.stream().map(c -> col(c)).toArray(org.apache.spark.sql.Column[]::new))
+            .orderBy("generator", "run_id")
             .collectAsList();
     String benchmark = benchmark(found);
     List<String> problems = new ArrayList<>();
@@ -105,78 +133,181 @@ public final class FitScalingJob {
                 + ", expected a scored run");
       }
     }
-    List<Row> points = new ArrayList<>();
+    Map<String, List<Row>> byGenerator = new LinkedHashMap<>();
     for (Row r : found) {
-      if (r.isNullAt(2) || r.getLong(2) <= 0) {
-        problems.add(
-            "score.scaling_runs: run "
-                + r.getString(0)
-                + " has synthetic_tokens "
-                + (r.isNullAt(2) ? "null" : r.get(2))
-                + ", expected a positive token count (train_info.json synthetic_tokens)");
+      byGenerator.computeIfAbsent(r.getString(6), g -> new ArrayList<>()).add(r);
+    }
+    var out = run.out();
+    List<Curve> curves = new ArrayList<>();
+    List<String> skipped = new ArrayList<>();
+    for (Map.Entry<String, List<Row>> group : byGenerator.entrySet()) {
+      Curve curve = curve(group.getKey(), group.getValue(), problems, out);
+      if (curve == null) {
+        continue;
+      }
+      long distinct = curve.points().stream().map(p -> p.getLong(1)).distinct().count();
+      if (distinct < 2) {
+        skipped.add(
+            String.format(
+                Locale.ROOT,
+                "%s: %d run(s) at %d distinct %s token count(s)",
+                generatorLabel(curve.generator()),
+                curve.points().size(),
+                distinct,
+                curve.tokenCount()));
       } else {
-        points.add(RowFactory.create(r.getString(0), r.getLong(2), r.getDouble(3)));
+        curves.add(curve);
       }
     }
-    if (points.stream().map(p -> p.getLong(1)).distinct().count() < 2) {
+    if (curves.isEmpty() && problems.isEmpty()) {
       problems.add(
           "score.scaling_runs: got "
-              + points.size()
+              + found.size()
               + " scored run(s) of setting "
               + setting
-              + " with "
-              + points.stream().map(p -> p.getLong(1)).distinct().count()
-              + " distinct synthetic_tokens, expected runs at 2 or more token counts");
+              + " with no generator at 2 or more distinct synthetic token counts"
+              + (skipped.isEmpty() ? "" : " (" + String.join("; ", skipped) + ")")
+              + ", expected runs at 2 or more token counts of one generator");
     }
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
-    Fit fit = fit(run.spark(), points);
-    ScalingCurve curve = new ScalingCurve(fit.intercept(), fit.slope());
+    skipped.forEach(s -> out.println("fit-scaling: not fitted, too few token counts: " + s));
     Double baseline = baseline(all, benchmark);
-    Double crossover = curve.crossover(baseline);
-    List<String> runIds = points.stream().map(p -> p.getString(0)).sorted().toList();
-    String fitId =
-        Keys.shortHash(
-            benchmark,
-            setting,
-            metric,
-            ScoreJob.ALL,
-            String.join(",", runIds),
-            baselineSetting,
-            options.scalingBaselineRun());
     Contract contract = Contracts.load("scaling_fits");
-    Row row =
-        RowFactory.create(
-            fitId,
-            benchmark,
-            setting,
-            metric,
-            points.size(),
-            fit.intercept(),
-            fit.slope(),
-            fit.slopeSe(),
-            fit.r2(),
-            baseline == null ? null : baselineSetting,
-            baseline,
-            crossover,
-            SparkRows.seq(points),
-            run.runId());
+    List<Row> rows = new ArrayList<>();
+    long points = 0;
+    for (Curve c : curves) {
+      Fit fit = fit(run.spark(), c.points());
+      Double crossover = new ScalingCurve(fit.intercept(), fit.slope()).crossover(baseline);
+      List<String> runIds = c.points().stream().map(p -> p.getString(0)).sorted().toList();
+      String fitId =
+          Keys.shortHash(
+              benchmark,
+              setting,
+              metric,
+              ScoreJob.ALL,
+              String.join(",", runIds),
+              baselineSetting,
+              options.scalingBaselineRun(),
+              c.generator(),
+              c.tokenCount());
+      rows.add(
+          RowFactory.create(
+              fitId,
+              benchmark,
+              setting,
+              metric,
+              c.generator(),
+              c.tokenCount(),
+              c.countTokenizer(),
+              c.points().size(),
+              fit.intercept(),
+              fit.slope(),
+              fit.slopeSe(),
+              fit.r2(),
+              baseline == null ? null : baselineSetting,
+              baseline,
+              crossover,
+              SparkRows.seq(c.points()),
+              run.runId()));
+      points += c.points().size();
+      printFit(out, benchmark, c, fit, baseline, crossover, fitId);
+    }
     WriteResult write =
-        run.warehouse()
-            .upsert(contract, run.spark().createDataFrame(List.of(row), contract.schema()));
+        run.warehouse().upsert(contract, run.spark().createDataFrame(rows, contract.schema()));
+    out.println("  " + write);
+    out.flush();
+    Map<String, Long> details = new LinkedHashMap<>();
+    details.put("fits", (long) rows.size());
+    details.put("points", points);
+    details.put("scaling_fits.inserted", write.inserted());
+    details.put("scaling_fits.updated", write.updated());
+    return new RunCounts(found.size(), points, 0, details);
+  }
 
-    var out = run.out();
+  /**
+   * One generator's points on the configured count, or on {@code synthetic_tokens} ({@link
+   * #WRITTEN}) when a run lacks it; null (with problems) when a run has no usable count or the runs
+   * were counted in different tokenizers.
+   */
+  private Curve curve(String generator, List<Row> runs, List<String> problems, PrintWriter out) {
+    int index = SWEEP_COLUMNS.indexOf(options.scalingTokens().id() + "_synthetic_tokens");
+    boolean counted = runs.stream().allMatch(r -> !r.isNullAt(index));
+    List<String> tokenizers =
+        runs.stream().map(r -> r.getString(5)).distinct().sorted().map(String::valueOf).toList();
+    if (counted && tokenizers.size() > 1) {
+      problems.add(
+          "score.scaling_runs: the runs of "
+              + generatorLabel(generator)
+              + " count synthetic tokens in different tokenizers "
+              + tokenizers
+              + ", expected one (rebuild their shards with the same shards.count_tokenizer), or"
+              + " runs of one tokenizer");
+      return null;
+    }
+    if (!counted) {
+      List<String> without =
+          runs.stream().filter(r -> r.isNullAt(index)).map(r -> r.getString(0)).toList();
+      out.println(
+          "fit-scaling: "
+              + generatorLabel(generator)
+              + ": run(s) "
+              + without
+              + " have no "
+              + options.scalingTokens()
+              + " synthetic token count (their models were trained before it was recorded); this"
+              + " fit counts synthetic_tokens written to the shards instead (shard tokenizer,"
+              + " repetitions and EOS included)");
+    }
+    int tokens = counted ? index : SWEEP_COLUMNS.indexOf("synthetic_tokens");
+    List<Row> points = new ArrayList<>();
+    for (Row r : runs) {
+      if (r.isNullAt(tokens) || r.getLong(tokens) <= 0) {
+        problems.add(
+            "score.scaling_runs: run "
+                + r.getString(0)
+                + " has "
+                + SWEEP_COLUMNS.get(tokens)
+                + " "
+                + (r.isNullAt(tokens) ? "null" : r.get(tokens))
+                + ", expected a positive token count (train_info.json synthetic_token_counts, or"
+                + " synthetic_tokens)");
+      } else {
+        points.add(RowFactory.create(r.getString(0), r.getLong(tokens), r.getDouble(7)));
+      }
+    }
+    points.sort(
+        java.util.Comparator.comparingLong((Row p) -> p.getLong(1))
+            .thenComparing(p -> p.getString(0)));
+    return new Curve(
+        generator,
+        counted ? options.scalingTokens().id() : WRITTEN,
+        counted ? runs.get(0).getString(5) : null,
+        points);
+  }
+
+  private void printFit(
+      PrintWriter out,
+      String benchmark,
+      Curve c,
+      Fit fit,
+      Double baseline,
+      Double crossover,
+      String fitId) {
     out.printf(
         Locale.ROOT,
-        "fit-scaling: %s %s %s over %d run(s): %s = %.4f + %.4f ln(tokens), slope SE %s, R^2 %.4f%n",
+        "fit-scaling: %s %s %s, %s, over %d run(s): %s = %.4f + %.4f ln(%s), slope SE %s, R^2"
+            + " %.4f%n",
         benchmark,
         setting,
         metric,
-        points.size(),
+        generatorLabel(c.generator()),
+        c.points().size(),
         metric,
         fit.intercept(),
         fit.slope(),
+        axisName(c.tokenCount(), c.countTokenizer()),
         fit.slopeSe() == null
             ? "undefined (2 points)"
             : String.format(Locale.ROOT, "%.4f", fit.slopeSe()),
@@ -197,13 +328,45 @@ public final class FitScalingJob {
               ? "the line does not climb to it"
               : String.format(Locale.ROOT, "crossed at %.4g tokens", crossover));
     }
-    out.println("  fit_id " + fitId + "; " + write);
-    out.flush();
-    Map<String, Long> details = new LinkedHashMap<>();
-    details.put("points", (long) points.size());
-    details.put("scaling_fits.inserted", write.inserted());
-    details.put("scaling_fits.updated", write.updated());
-    return new RunCounts(points.size(), points.size(), 0, details);
+    out.println("  fit_id " + fitId);
+  }
+
+  /**
+   * What a fit's x-axis counts, in words: {@code unique synthetic tokens (tokenizer X)}, {@code
+   * seen ...}, or the written fallback. The report labels its axis with this.
+   */
+  public static String axisName(String tokenCount, String countTokenizer) {
+    if (tokenCount == null || WRITTEN.equals(tokenCount)) {
+      return "synthetic tokens written to the shards (shard tokenizer, with repetitions)";
+    }
+    return tokenCount
+        + " synthetic tokens"
+        + (countTokenizer == null ? "" : " (tokenizer " + countTokenizer + ")");
+  }
+
+  private static String generatorLabel(String generator) {
+    return generator == null ? "unknown generator" : "generator " + generator;
+  }
+
+  /** Scores as this job reads them: columns an older scores table lacks read as null. */
+  private static Dataset<Row> withColumns(Dataset<Row> scores) {
+    List<String> have = List.of(scores.columns());
+    for (String column :
+        List.of(
+            "unique_synthetic_tokens", "seen_synthetic_tokens", "count_tokenizer", "generator")) {
+      if (!have.contains(column)) {
+        scores =
+            scores.withColumn(
+                column,
+                org.apache
+                    .spark
+                    .sql
+                    .functions
+                    .lit(null)
+                    .cast(column.endsWith("tokens") ? "bigint" : "string"));
+      }
+    }
+    return scores;
   }
 
   /**

@@ -49,6 +49,10 @@ final class GradeRows implements FlatMapFunction<Iterator<Row>, Row> {
           "correct",
           "option_scores",
           "synthetic_tokens",
+          "unique_synthetic_tokens",
+          "seen_synthetic_tokens",
+          "count_tokenizer",
+          "generator",
           "config_hash",
           "question_found",
           "question",
@@ -57,6 +61,13 @@ final class GradeRows implements FlatMapFunction<Iterator<Row>, Row> {
           "gold_index",
           "answer_type",
           "subsets");
+
+  /**
+   * What predictions say about a trained model's synthetic data, carried to scores; absent from
+   * predictions written before they existed, where they read as null.
+   */
+  static final List<String> TRAINED_ON =
+      List.of("unique_synthetic_tokens", "seen_synthetic_tokens", "count_tokenizer", "generator");
 
   static final StructType SCHEMA =
       new StructType()
@@ -67,6 +78,10 @@ final class GradeRows implements FlatMapFunction<Iterator<Row>, Row> {
           .add("model", DataTypes.StringType, false)
           .add("prompt_version", DataTypes.StringType, false)
           .add("synthetic_tokens", DataTypes.LongType, true)
+          .add("unique_synthetic_tokens", DataTypes.LongType, true)
+          .add("seen_synthetic_tokens", DataTypes.LongType, true)
+          .add("count_tokenizer", DataTypes.StringType, true)
+          .add("generator", DataTypes.StringType, true)
           .add("config_hash", DataTypes.StringType, false)
           .add("subsets", DataTypes.createArrayType(DataTypes.StringType, false), false)
           .add("status", DataTypes.StringType, false)
@@ -216,6 +231,10 @@ final class GradeRows implements FlatMapFunction<Iterator<Row>, Row> {
           p.getAs("model"),
           p.getAs("prompt_version"),
           p.getAs("synthetic_tokens"),
+          p.getAs("unique_synthetic_tokens"),
+          p.getAs("seen_synthetic_tokens"),
+          p.getAs("count_tokenizer"),
+          p.getAs("generator"),
           p.getAs("config_hash"),
           subsets,
           status,

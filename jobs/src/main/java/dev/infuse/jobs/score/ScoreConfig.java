@@ -32,6 +32,7 @@ import java.util.List;
  * @param scalingBaselineSetting the setting the line is compared with (rag); null for none
  * @param scalingBaselineRun the baseline run; null: the only scored run of that setting on the
  *     benchmark
+ * @param scalingTokens the x-axis: unique (the papers') or seen synthetic tokens
  */
 public record ScoreConfig(
     List<String> runs,
@@ -47,8 +48,37 @@ public record ScoreConfig(
     Metric scalingMetric,
     List<String> scalingRuns,
     Setting scalingBaselineSetting,
-    String scalingBaselineRun)
+    String scalingBaselineRun,
+    ScalingTokens scalingTokens)
     implements ConfigSection {
+
+  /**
+   * Which synthetic token count a scaling fit's x-axis is. Runs of models trained before the counts
+   * were recorded have neither; a fit over them falls back to {@code synthetic_tokens} and says so
+   * (token_count {@code written}).
+   */
+  public enum ScalingTokens {
+    /** Each distinct synthetic text once, in the count tokenizer: the papers' axis. */
+    UNIQUE,
+    /** With the mixture's repetitions: what the model was trained on. */
+    SEEN;
+
+    @JsonValue
+    public String id() {
+      return EnumNames.id(this);
+    }
+
+    /** As spelled in config, so messages read like the YAML. */
+    @Override
+    public String toString() {
+      return id();
+    }
+
+    @JsonCreator
+    public static ScalingTokens fromName(String name) {
+      return EnumNames.parse(ScalingTokens.class, name);
+    }
+  }
 
   /** Whether free answers that are not numeric go to the LLM judge. */
   public enum Judge {
@@ -147,6 +177,9 @@ public record ScoreConfig(
     }
     if (scalingMetric == null) {
       problems.add("scaling_metric: got nothing, expected accuracy or acc_norm");
+    }
+    if (scalingTokens == null) {
+      problems.add("scaling_tokens: got nothing, expected unique or seen");
     }
     if (scalingRuns.size() == 1) {
       problems.add("scaling_runs: got 1 run, expected 2 or more, or [] for every run of the sweep");

@@ -321,6 +321,14 @@ public final class ScoreJob {
             col("gold_index"),
             col("answer_type"),
             col("subsets"));
+    // Predictions written before the synthetic-token counts and generator existed read as null.
+    for (String column : GradeRows.TRAINED_ON) {
+      if (!java.util.Arrays.asList(predictions.columns()).contains(column)) {
+        predictions =
+            predictions.withColumn(
+                column, lit(null).cast(GradeRows.SCHEMA.apply(column).dataType()));
+      }
+    }
     return predictions
         .join(q, predictions.col("question_id").equalTo(q.col("q_id")), "left")
         .withColumn("question_found", col("q_id").isNotNull())
@@ -436,6 +444,10 @@ public final class ScoreJob {
             col("m.metric").as("metric"),
             col("m.value").as("value"),
             col("synthetic_tokens"),
+            col("unique_synthetic_tokens"),
+            col("seen_synthetic_tokens"),
+            col("count_tokenizer"),
+            col("generator"),
             col("config_hash"),
             col("prompt_version"),
             col("grader"));
@@ -453,6 +465,10 @@ public final class ScoreJob {
             .agg(
                 first("model").as("model"),
                 max("synthetic_tokens").as("synthetic_tokens"),
+                max("unique_synthetic_tokens").as("unique_synthetic_tokens"),
+                max("seen_synthetic_tokens").as("seen_synthetic_tokens"),
+                max("count_tokenizer").as("count_tokenizer"),
+                max("generator").as("generator"),
                 sort_array(collect_set("config_hash")).as("config_hashes"),
                 sort_array(collect_set("prompt_version")).as("prompt_versions"),
                 max(col("grader").equalTo(GradeRows.BY_JUDGE)).as("judged"),
@@ -489,6 +505,10 @@ public final class ScoreJob {
               interval.low(),
               interval.high(),
               g.getAs("synthetic_tokens"),
+              g.getAs("unique_synthetic_tokens"),
+              g.getAs("seen_synthetic_tokens"),
+              g.getAs("count_tokenizer"),
+              g.getAs("generator"),
               String.join(",", hashes),
               SparkRows.seq(prompts),
               shas.getOrDefault(runId, BuildInfo.gitSha()),

@@ -104,7 +104,8 @@ public final class BuildShardsJob {
       Tokenized tokenized = tokenize(plan, cleaned, release);
       Sample sample = sample(plan, tokenized);
       List<ShardFilesTask.Written> written = write(plan, sample);
-      return publish(plan, cleaned, tokenized, sample, written);
+      SyntheticTokenCounts counts = countSynthetic(plan, tokenized, sample);
+      return publish(plan, cleaned, tokenized, sample, written, counts);
     } finally {
       release.forEach(Runnable::run);
     }
@@ -119,6 +120,7 @@ public final class BuildShardsJob {
       byte[] tokenizerJson,
       String tokenizerSha,
       TokenizerVocab vocab,
+      byte[] countTokenizerJson,
       ShardOutput output,
       String configHash,
       Dataset<Row> questions) {}
@@ -128,13 +130,22 @@ public final class BuildShardsJob {
     byte[] tokenizerJson =
         TokenizerFiles.read(run.spark(), options.tokenizer(), "shards.tokenizer");
     String tokenizerSha = HexFormat.of().formatHex(Keys.sha256(tokenizerJson));
+    byte[] countTokenizerJson =
+        options.countTokenizer() == null
+            ? tokenizerJson
+            : TokenizerFiles.read(run.spark(), options.countTokenizer(), "shards.count_tokenizer");
     String configHash =
-        Keys.sha256Hex(ConfigJson.canonical(options), ConfigJson.canonical(mixture), tokenizerSha);
+        Keys.sha256Hex(
+            ConfigJson.canonical(options),
+            ConfigJson.canonical(mixture),
+            tokenizerSha,
+            HexFormat.of().formatHex(Keys.sha256(countTokenizerJson)));
     return new Plan(
         mixture,
         tokenizerJson,
         tokenizerSha,
         TokenizerVocab.of(tokenizerJson),
+        countTokenizerJson,
         new ShardOutput(outputUri(mixture)),
         configHash,
         options.decontamination().enabled() ? questions(run.warehouse()) : null);
@@ -316,6 +327,27 @@ public final class BuildShardsJob {
   }
 
   /**
+   * The sample's synthetic tokens, unique and seen, per generator, in {@code
+   * shards.count_tokenizer} ({@link SyntheticTokenCounts}).
+   */
+  private SyntheticTokenCounts countSynthetic(Plan plan, Tokenized tokenized, Sample sample) {
+    Map<String, Double> epochs = new TreeMap<>();
+    sample.sources().values().forEach(source -> epochs.put(source.source(), source.epochs()));
+    Map<String, Long> expectedTexts = new TreeMap<>();
+    sample.expected().forEach((source, counts) -> expectedTexts.put(source, counts[0]));
+    return SyntheticTokenCounts.count(
+        run.spark(),
+        tokenized.good(),
+        ShardSources.read(run.spark(), run.warehouse(), options.corpus(), null)
+            .filter(col("source").startsWith("synthetic_")),
+        plan.mixture().seed(),
+        epochs,
+        options.countTokenizerOrShard(),
+        plan.countTokenizerJson(),
+        expectedTexts);
+  }
+
+  /**
    * Clears what a previous build left, writes every format of a shard in one task, and checks that
    * the files hold exactly the sample.
    */
@@ -356,7 +388,8 @@ public final class BuildShardsJob {
       Cleaned cleaned,
       Tokenized tokenized,
       Sample sample,
-      List<ShardFilesTask.Written> written) {
+      List<ShardFilesTask.Written> written,
+      SyntheticTokenCounts syntheticCounts) {
     Warehouse warehouse = run.warehouse();
     ShardOutput output = plan.output();
     long quarantined = tokenized.deadLetters().count();
@@ -397,7 +430,7 @@ public final class BuildShardsJob {
             warehouse, "shard_manifest", output, manifest(plan, written, sample.shards()));
 
     var hadoop = run.spark().sparkContext().hadoopConfiguration();
-    output.writeText(ShardBuildInfo.FILE, info(plan, written).toJson(), hadoop);
+    output.writeText(ShardBuildInfo.FILE, info(plan, written, syntheticCounts).toJson(), hadoop);
     output.writeText(
         ShardBuildStats.FILE,
         ShardBuildInfo.json(
@@ -424,9 +457,11 @@ public final class BuildShardsJob {
     details.put("quarantined", quarantined);
     sample.expected().forEach((source, counts) -> details.put("tokens." + source, counts[1]));
     details.put("shards", (long) sample.shards());
+    details.put("synthetic_tokens.unique", syntheticCounts.unique());
+    details.put("synthetic_tokens.seen", syntheticCounts.seen());
     details.put("shard_manifest.inserted", manifestWrite.inserted());
     details.put("quarantine.inserted", quarantineWrite.inserted());
-    report(plan, read, dedupCounts, hits, quarantined, sample, written);
+    report(plan, read, dedupCounts, hits, quarantined, sample, written, syntheticCounts);
     return new RunCounts(read, read - quarantined, quarantined, details);
   }
 
@@ -665,7 +700,8 @@ public final class BuildShardsJob {
    * The build's {@code info.json}: the plan, the cleaning settings, and per format its directory,
    * layout and shards; the composition and synthetic tokens are the formats' common content.
    */
-  private ShardBuildInfo info(Plan plan, List<ShardFilesTask.Written> written) {
+  private ShardBuildInfo info(
+      Plan plan, List<ShardFilesTask.Written> written, SyntheticTokenCounts counts) {
     Map<String, ShardBuildInfo.FormatInfo> formats = new LinkedHashMap<>();
     for (ShardFormat format :
         written.stream().map(ShardFilesTask.Written::format).distinct().toList()) {
@@ -714,7 +750,8 @@ public final class BuildShardsJob {
         inputVersions(run.warehouse()),
         formats,
         composition,
-        syntheticTokens);
+        syntheticTokens,
+        counts);
   }
 
   private void report(
@@ -724,7 +761,8 @@ public final class BuildShardsJob {
       long hits,
       long quarantined,
       Sample sample,
-      List<ShardFilesTask.Written> written) {
+      List<ShardFilesTask.Written> written,
+      SyntheticTokenCounts counts) {
     var out = run.out();
     MixtureSpec mixture = plan.mixture();
     out.printf(
@@ -766,6 +804,23 @@ public final class BuildShardsJob {
           p.epochs(),
           sample.expected().getOrDefault(p.source(), new long[2])[1]);
     }
+    out.printf(
+        Locale.ROOT,
+        "  synthetic tokens in %s: %d unique (%d distinct texts), %d seen with repetitions%n",
+        counts.tokenizer(),
+        counts.unique(),
+        counts.texts(),
+        counts.seen());
+    counts
+        .byGenerator()
+        .forEach(
+            (generator, c) ->
+                out.printf(
+                    Locale.ROOT,
+                    "    generator %s: %d unique, %d seen%n",
+                    generator,
+                    c.unique(),
+                    c.seen()));
     for (ShardFormat format : options.formats()) {
       List<ShardFilesTask.Written> files =
           written.stream().filter(w -> w.format() == format).toList();

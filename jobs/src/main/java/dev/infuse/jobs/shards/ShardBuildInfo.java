@@ -22,8 +22,12 @@ import org.apache.hadoop.fs.Path;
  * tokenizer and cleaning settings, and where each format's shards are. {@code build-shards} writes
  * it and {@code train --shards} reads it, both through this record, so the file has one shape.
  *
- * @param syntheticTokens tokens of synthetic sources in the build: what a scaling fit's x axis
- *     counts
+ * @param syntheticTokens tokens of synthetic sources as written to the shards: in the shard
+ *     tokenizer, each text's EOS included, with the mixture's repetitions (the scaling axis before
+ *     {@code syntheticTokenCounts}; kept so older readers and fits still work)
+ * @param syntheticTokenCounts unique and seen synthetic tokens per generator, in {@code
+ *     shards.count_tokenizer}: what a scaling fit's x axis counts; null in a build written before
+ *     it existed
  * @param composition tokens per source, across the build (the same in every format)
  * @param inputTableVersions the Delta versions the build read, so a rerun over the same versions
  *     writes nothing
@@ -51,7 +55,8 @@ public record ShardBuildInfo(
     Map<String, Long> inputTableVersions,
     Map<String, FormatInfo> formats,
     Map<String, Long> composition,
-    Long syntheticTokens) {
+    Long syntheticTokens,
+    SyntheticTokenCounts syntheticTokenCounts) {
 
   /** Its name in a build directory. */
   public static final String FILE = "info.json";

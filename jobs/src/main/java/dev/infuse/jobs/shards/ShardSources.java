@@ -22,8 +22,9 @@ import org.apache.spark.sql.SparkSession;
  * The texts a mixture draws from, one row per source row: {@code source} (a {@link
  * MixtureSpec#SOURCES} name), {@code row_id} (unique within its source), {@code doc_id} (the source
  * document, null for replay), {@code prompt} (the context part of a QA pair, null otherwise),
- * {@code completion} (the rest) and {@code text} (the whole training text, prompt then completion).
- * QA pairs read as {@link QaTemplate}; synthetic documents are split by kind.
+ * {@code completion} (the rest), {@code text} (the whole training text, prompt then completion) and
+ * {@code generator} (the {@code <backend>:<model>} that wrote a synthetic row; null for documents
+ * and replay). QA pairs read as {@link QaTemplate}; synthetic documents are split by kind.
  */
 public final class ShardSources {
   private ShardSources() {}
@@ -80,7 +81,8 @@ public final class ShardSources {
                           col("question"),
                           lit(QaTemplate.ANSWER_PREFIX))
                       .as("prompt"),
-                  col("answer").as("completion")));
+                  col("answer").as("completion"),
+                  col("generator")));
       case "documents" ->
           withText(
               rows.select(
@@ -88,7 +90,8 @@ public final class ShardSources {
                   col("doc_id").as("row_id"),
                   col("doc_id"),
                   noPrompt.as("prompt"),
-                  col("text").as("completion")));
+                  col("text").as("completion"),
+                  noPrompt.as("generator")));
       case "synthetic_docs" ->
           withText(
               rows.select(
@@ -96,7 +99,8 @@ public final class ShardSources {
                   col("sdoc_id").as("row_id"),
                   col("doc_id"),
                   noPrompt.as("prompt"),
-                  col("text").as("completion")));
+                  col("text").as("completion"),
+                  col("generator")));
       default ->
           throw new IllegalArgumentException(
               "unknown source table " + table + ", expected one of " + String.join(", ", TABLES));
@@ -143,6 +147,7 @@ public final class ShardSources {
         lit(null).cast("string").as("doc_id"),
         lit(null).cast("string").as("prompt"),
         col("text").as("completion"),
-        col("text"));
+        col("text"),
+        lit(null).cast("string").as("generator"));
   }
 }

@@ -18,12 +18,15 @@ import java.util.List;
  * @param seed overrides the mixture's seed; null keeps it
  * @param totalTokens overrides the mixture's token target (0: every token once); null keeps it
  * @param tokensPerShard shards are cut so that each holds about this many tokens
+ * @param countTokenizer the tokenizer info.json counts unique and seen synthetic tokens in ({@code
+ *     default} or a tokenizer.json, ideally the trained model's); null for {@code tokenizer}
  */
 public record ShardsConfig(
     String mixture,
     String output,
     List<ShardFormat> formats,
     String tokenizer,
+    String countTokenizer,
     int sequenceLength,
     boolean pack,
     long tokensPerShard,
@@ -65,6 +68,13 @@ public record ShardsConfig(
     }
   }
 
+  /**
+   * The tokenizer synthetic tokens are counted in: {@code count_tokenizer}, else {@code tokenizer}.
+   */
+  public String countTokenizerOrShard() {
+    return countTokenizer == null ? tokenizer : countTokenizer;
+  }
+
   @Override
   public List<String> problems() {
     List<String> problems = new ArrayList<>();
@@ -92,6 +102,11 @@ public record ShardsConfig(
     }
     if (tokenizer == null || tokenizer.isBlank()) {
       problems.add("tokenizer: got nothing, expected 'default' or the path of a tokenizer.json");
+    }
+    if (countTokenizer != null && countTokenizer.isBlank()) {
+      problems.add(
+          "count_tokenizer: got a blank string, expected null (the shard tokenizer), 'default' or"
+              + " the path of a tokenizer.json");
     }
     dedup.settings().problems().forEach(problem -> problems.add("dedup." + problem));
     decontamination.problems().forEach(problem -> problems.add("decontamination." + problem));

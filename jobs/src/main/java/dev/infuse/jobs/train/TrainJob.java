@@ -14,6 +14,7 @@ import dev.infuse.jobs.run.JobFailedException;
 import dev.infuse.jobs.run.JobRun;
 import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.jobs.shards.ShardBuildInfo;
+import dev.infuse.jobs.shards.SyntheticTokenCounts;
 import dev.infuse.udfs.common.Keys;
 import dev.infuse.udfs.lm.CausalLm;
 import dev.infuse.udfs.lm.DecoderLm;
@@ -157,7 +158,7 @@ public final class TrainJob {
       TrainingResult result = Trainer.train(model, data.sequences(), training, checkpoints, sink);
       sink.flush();
       ModelDirectory.save(model, modelDir);
-      writeInfo(modelDir, fingerprint, result, details);
+      writeInfo(modelDir, fingerprint, result, details, tokenizerJson);
 
       details.put("steps", (long) result.finalStep());
       details.put("resumed_from_step", (long) result.resumedFromStep());
@@ -491,7 +492,11 @@ public final class TrainJob {
   }
 
   private void writeInfo(
-      Path modelDir, String fingerprint, TrainingResult result, Map<String, Long> details) {
+      Path modelDir,
+      String fingerprint,
+      TrainingResult result,
+      Map<String, Long> details,
+      byte[] tokenizerJson) {
     Map<String, Object> info = new LinkedHashMap<>();
     info.put("run_id", run.runId());
     info.put("training_fingerprint", fingerprint);
@@ -504,8 +509,26 @@ public final class TrainJob {
     info.put("data", details);
     ShardBuildInfo shardInfo = shardBuildInfo();
     if (shardInfo != null) {
-      // What evaluation's scaling fit reads: how much synthetic data this model saw.
+      // What evaluation's scaling fit reads: how much synthetic data this model saw. The legacy
+      // count (shard tokenizer, EOS and repetitions included), and, from builds that record them,
+      // the unique and seen counts in the build's count tokenizer with the generators behind them.
       info.put("synthetic_tokens", shardInfo.syntheticTokens());
+      SyntheticTokenCounts counts = shardInfo.syntheticTokenCounts();
+      if (counts != null) {
+        info.put("synthetic_token_counts", counts);
+        info.put("generator", counts.generator());
+        boolean same =
+            counts.tokenizerSha256().equals(HexFormat.of().formatHex(Keys.sha256(tokenizerJson)));
+        info.put("count_tokenizer_is_model_tokenizer", same);
+        if (!same) {
+          run.out()
+              .println(
+                  "  note: the shards count synthetic tokens in "
+                      + counts.tokenizer()
+                      + ", not this model's tokenizer; the papers count in the trained model's"
+                      + " (rebuild with --set shards.count_tokenizer=<its tokenizer.json>)");
+        }
+      }
       info.put("shard_composition", shardInfo.composition());
       info.put("shard_config_hash", shardInfo.configHash());
       info.put("mixture", shardInfo.mixture());

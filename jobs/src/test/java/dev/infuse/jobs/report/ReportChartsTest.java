@@ -63,6 +63,74 @@ class ReportChartsTest {
   }
 
   @Test
+  void theXAxisSaysWhichTokensItCountsAndTwoGeneratorsShareOneChart() {
+    // A fit from a table without the new columns counts tokens written to the shards.
+    assertThat(ReportCharts.scaling(FIT).getXYPlot().getDomainAxis().getLabel())
+        .isEqualTo(
+            "synthetic tokens written to the shards (shard tokenizer, with repetitions) (log scale)");
+    String llama = "/models/llama/tokenizer.json";
+    List<ScalingFit> fits =
+        List.of(
+            generatorFit("a", "openai:small", 0.1, llama),
+            generatorFit("b", "openai:large", 0.2, llama));
+    JFreeChart chart = ReportCharts.scaling(fits);
+    assertThat(chart.getXYPlot().getDomainAxis().getLabel())
+        .isEqualTo("unique synthetic tokens (tokenizer " + llama + ") (log scale)");
+    assertThat(chart.getTitle().getText())
+        .isEqualTo("quality: trained accuracy vs unique synthetic tokens");
+    XYDataset data = chart.getXYPlot().getDataset();
+    // Runs and line per generator, then the one shared baseline.
+    assertThat(data.getSeriesCount()).isEqualTo(5);
+    assertThat(data.getSeriesKey(0).toString()).isEqualTo("runs openai:small");
+    assertThat(data.getSeriesKey(2).toString()).isEqualTo("runs openai:large");
+    assertThat(data.getSeriesKey(3).toString()).startsWith("fit openai:large: 0.2");
+    assertThat(data.getSeriesKey(4).toString()).isEqualTo("rag baseline 0.6000");
+    for (int i = 0; i < data.getItemCount(3); i++) {
+      assertThat(data.getYValue(3, i))
+          .isCloseTo(0.2 + 0.03 * Math.log(data.getXValue(3, i)), within(1e-12));
+    }
+
+    // The report draws fits of one axis on one chart, and another tokenizer's on another.
+    ReportData report =
+        new ReportData(
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(fits.get(0), fits.get(1), generatorFit("c", "openai:small", 0.1, "default")),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            java.util.Map.of());
+    List<Chart> charts = Chart.all(report);
+    assertThat(charts).extracting(Chart::id).containsExactly("scaling-1", "scaling-2");
+  }
+
+  private static ScalingFit generatorFit(
+      String id, String generator, double intercept, String tokenizer) {
+    return new ScalingFit(
+        id,
+        "quality",
+        "trained",
+        "accuracy",
+        2,
+        intercept,
+        0.03,
+        null,
+        1.0,
+        "rag",
+        0.6,
+        Math.exp((0.6 - intercept) / 0.03),
+        List.of(
+            new Point(id + "1", 100_000, intercept + 0.03 * Math.log(100_000)),
+            new Point(id + "2", 1_000_000, intercept + 0.03 * Math.log(1_000_000))),
+        "score-1",
+        generator,
+        "unique",
+        tokenizer);
+  }
+
+  @Test
   void theScalingCurveShowsTheRunsTheFittedLineAndAFlatBaselineReachingTheCrossover() {
     XYDataset data = ReportCharts.scaling(FIT).getXYPlot().getDataset();
     assertThat(data.getSeriesCount()).isEqualTo(3);

@@ -27,6 +27,10 @@ class GradeRowsTest {
           .add("correct", DataTypes.BooleanType)
           .add("option_scores", DataTypes.createArrayType(DataTypes.DoubleType))
           .add("synthetic_tokens", DataTypes.LongType)
+          .add("unique_synthetic_tokens", DataTypes.LongType)
+          .add("seen_synthetic_tokens", DataTypes.LongType)
+          .add("count_tokenizer", DataTypes.StringType)
+          .add("generator", DataTypes.StringType)
           .add("config_hash", DataTypes.StringType)
           .add("question_found", DataTypes.BooleanType)
           .add("question", DataTypes.StringType)
@@ -105,6 +109,10 @@ class GradeRowsTest {
           answer,
           correct,
           SparkRows.seq(scores),
+          null,
+          null,
+          null,
+          null,
           null,
           "h",
           true,

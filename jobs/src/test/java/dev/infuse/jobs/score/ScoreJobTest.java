@@ -213,6 +213,12 @@ class ScoreJobTest {
       Row trained = score(w, "ans-trained", "all", "accuracy");
       assertThat(trained.<Double>getAs("value")).isEqualTo(1.0);
       assertThat(trained.<Long>getAs("synthetic_tokens")).isEqualTo(4000L);
+      assertThat(trained.<Long>getAs("unique_synthetic_tokens")).isEqualTo(1000L);
+      assertThat(trained.<Long>getAs("seen_synthetic_tokens")).isEqualTo(2000L);
+      assertThat(trained.<String>getAs("count_tokenizer"))
+          .isEqualTo("/models/llama/tokenizer.json");
+      assertThat(trained.<String>getAs("generator")).isEqualTo("openai:gpt-4o-mini");
+      assertThat(rag.<String>getAs("generator")).isNull();
 
       // f1 by tolerance (1.577 billion = $1,577 million), f2 wrong by tolerance (0.13 vs 0.125), f3
       // and f4 by the judge.
@@ -468,6 +474,8 @@ class ScoreJobTest {
     assertThat(fit.<Double>getAs("crossover_tokens"))
         .isCloseTo(Math.exp(12.5), within(Math.exp(12.5) * 1e-6));
     assertThat(fit.getList(fit.fieldIndex("points"))).hasSize(4);
+    assertThat(fit.<String>getAs("token_count")).isEqualTo(FitScalingJob.WRITTEN);
+    assertThat(result.out()).contains("trained before it was recorded");
 
     CliResult tooFew =
         SparkTestSession.cli("fit-scaling", "--warehouse", warehouse, "--runs", "t0,nope");
@@ -543,6 +551,11 @@ class ScoreJobTest {
         SparkRows.seq(optionScores),
         mode.equals("generate") ? "call-" + runId + "-" + questionId : null,
         syntheticTokens,
+        // A trained model's unique and seen counts, their tokenizer and its generator.
+        syntheticTokens == null ? null : syntheticTokens / 4,
+        syntheticTokens == null ? null : syntheticTokens / 2,
+        syntheticTokens == null ? null : "/models/llama/tokenizer.json",
+        syntheticTokens == null ? null : "openai:gpt-4o-mini",
         "hash-" + runId,
         rag ? "default" : null);
   }
@@ -560,6 +573,11 @@ class ScoreJobTest {
         value - 0.05,
         value + 0.05,
         tokens,
+        // Scores of models trained before the unique and seen counts: fit-scaling falls back.
+        null,
+        null,
+        null,
+        null,
         "h",
         SparkRows.seq(List.of("quality-mcq@1")),
         "sha",
