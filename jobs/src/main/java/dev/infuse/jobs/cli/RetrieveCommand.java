@@ -43,6 +43,23 @@ public final class RetrieveCommand extends JobCommand {
   @ConfigKey("retrieve.max_questions")
   Integer maxQuestions;
 
+  @Option(
+      names = "--query-template",
+      paramLabel = "ID",
+      description =
+          "How a question becomes its query: a template id in run.prompts_dir"
+              + " (query/question, query/entigraph).")
+  @ConfigKey("retrieve.query_template")
+  String queryTemplate;
+
+  @Option(
+      names = "--rerank",
+      paramLabel = "DIR",
+      description =
+          "Rerank with this local cross-encoder (model.onnx or model.pt beside tokenizer.json).")
+  @ConfigKey("retrieve.rerank")
+  String rerank;
+
   public RetrieveCommand() {
     super(RetrieveJob.NAME, run -> new RetrieveJob(run).run());
   }

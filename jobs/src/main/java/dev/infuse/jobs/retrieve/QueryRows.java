@@ -1,9 +1,11 @@
 package dev.infuse.jobs.retrieve;
 
+import dev.infuse.jobs.generate.PromptLibrary;
 import dev.infuse.udfs.embed.TextEmbedder;
 import dev.infuse.udfs.model.ExecutorModels;
 import dev.infuse.udfs.model.ModelSpec;
 import dev.infuse.udfs.retrieve.Bm25Index;
+import dev.infuse.udfs.retrieve.QueryTemplate;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -14,10 +16,11 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Turns a partition of questions into queries: the question's analyzed tokens (for BM25) and, when
- * the retriever is dense or hybrid, its embedding from the JVM's shared embedder ({@link
- * ExecutorModels}), in batches. Input rows are {@code (question_id, benchmark, corpus,
- * scope_doc_id, question, gold)}.
+ * Turns a partition of questions into queries: the query text the run's {@link QueryTemplate}
+ * renders from the question and its document's title, author, year and the options; its analyzed
+ * tokens (for BM25) and, when the retriever is dense or hybrid, its embedding from the JVM's shared
+ * embedder ({@link ExecutorModels}), in batches. Input rows are {@code (question_id, benchmark,
+ * corpus, scope_doc_id, question, gold, scope, title, author, year, options)}.
  */
 final class QueryRows implements FlatMapFunction<Iterator<Row>, Row> {
   private static final long serialVersionUID = 1L;
@@ -31,16 +34,22 @@ final class QueryRows implements FlatMapFunction<Iterator<Row>, Row> {
           .add("scope_doc_id", DataTypes.StringType, true)
           .add("tokens", DataTypes.createArrayType(DataTypes.StringType, false), false)
           .add("vector", DataTypes.createArrayType(DataTypes.FloatType, false), true)
-          .add("gold", DataTypes.createArrayType(DataTypes.StringType, false), true);
+          .add("gold", DataTypes.createArrayType(DataTypes.StringType, false), true)
+          .add("scope", DataTypes.StringType, false)
+          .add("query", DataTypes.StringType, false);
 
   /** Null when no query is embedded (BM25 only). */
   private final ModelSpec<TextEmbedder> embedder;
 
   private final String modelId;
 
-  QueryRows(ModelSpec<TextEmbedder> embedder, String modelId) {
+  /** The query template as JSON ({@link PromptLibrary#toJson}): templates are not serializable. */
+  private final String templateJson;
+
+  QueryRows(ModelSpec<TextEmbedder> embedder, String modelId, String templateJson) {
     this.embedder = embedder;
     this.modelId = modelId;
+    this.templateJson = templateJson;
   }
 
   @Override
@@ -49,6 +58,7 @@ final class QueryRows implements FlatMapFunction<Iterator<Row>, Row> {
     if (!questions.hasNext()) {
       return out.iterator();
     }
+    QueryTemplate template = QueryTemplate.of(PromptLibrary.fromJson(templateJson));
     TextEmbedder model = embedder == null ? null : ExecutorModels.get(embedder);
     if (model != null && !model.modelId().equals(modelId)) {
       throw new IllegalStateException(
@@ -64,9 +74,20 @@ final class QueryRows implements FlatMapFunction<Iterator<Row>, Row> {
       while (window.size() < WINDOW && questions.hasNext()) {
         window.add(questions.next());
       }
+      List<String> queries = new ArrayList<>(window.size());
+      for (Row q : window) {
+        queries.add(
+            template.render(
+                new QueryTemplate.Fields(
+                    q.getString(4),
+                    q.getString(7),
+                    q.getString(8),
+                    q.getString(9),
+                    q.isNullAt(10) ? null : q.getList(10))));
+      }
       float[][] vectors = null;
       if (model != null) {
-        vectors = model.embed(window.stream().map(row -> row.getString(4)).toList());
+        vectors = model.embed(queries);
       }
       for (int i = 0; i < window.size(); i++) {
         Row q = window.get(i);
@@ -83,9 +104,11 @@ final class QueryRows implements FlatMapFunction<Iterator<Row>, Row> {
                 q.getString(1),
                 q.getString(2),
                 q.getString(3),
-                Bm25Index.tokens(q.getString(4)).toArray(String[]::new),
+                Bm25Index.tokens(queries.get(i)).toArray(String[]::new),
                 vector,
-                q.isNullAt(5) ? null : q.getList(5).toArray()));
+                q.isNullAt(5) ? null : q.getList(5).toArray(),
+                q.getString(6),
+                queries.get(i)));
       }
     }
     return out.iterator();

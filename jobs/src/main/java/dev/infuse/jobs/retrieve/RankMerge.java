@@ -21,10 +21,12 @@ import scala.Tuple2;
  * One question's shard results into its final ranking: each ranking's global top from the shards'
  * local tops ({@link TopK#merge}), fused by RRF for hybrid, cut to k. Emits one {@code chunk} row
  * per rank and one {@code question} row with the rank of the first gold-evidence chunk ({@link
- * RecallAtK}): -1 when the question has no known evidence, 0 when none was retrieved.
+ * RecallAtK}): -1 when the question has no known evidence, 0 when none was retrieved. Each chunk
+ * row's first-stage rank and score are its rank and score here; {@link RerankRows} keeps them when
+ * it reorders.
  *
  * <p>Per question: shard rows {@link ShardSearch#SCHEMA} and its query row {@code (question_id,
- * benchmark, gold)}.
+ * benchmark, gold, scope)}.
  */
 final class RankMerge
     implements FlatMapFunction<Tuple2<String, Tuple2<Iterable<Row>, Iterable<Row>>>, Row> {
@@ -38,10 +40,13 @@ final class RankMerge
           .add("kind", DataTypes.StringType, false)
           .add("question_id", DataTypes.StringType, false)
           .add("benchmark", DataTypes.StringType, false)
+          .add("scope", DataTypes.StringType, false)
           .add("rank", DataTypes.IntegerType, true)
           .add("chunk_id", DataTypes.StringType, true)
           .add("doc_id", DataTypes.StringType, true)
           .add("score", DataTypes.DoubleType, true)
+          .add("first_stage_rank", DataTypes.IntegerType, true)
+          .add("first_stage_score", DataTypes.DoubleType, true)
           .add("gold_rank", DataTypes.IntegerType, true);
 
   private final SearchSettings settings;
@@ -68,23 +73,51 @@ final class RankMerge
     List<ScoredChunk> ranked = rank(settings, bm25, dense);
     List<Row> out = new ArrayList<>();
     String benchmark = query.getString(1);
+    String scope = query.getString(3);
     for (int i = 0; i < ranked.size(); i++) {
       ScoredChunk chunk = ranked.get(i);
-      out.add(
-          RowFactory.create(
-              CHUNK,
-              questionId,
-              benchmark,
-              i + 1,
-              chunk.chunkId(),
-              chunk.docId(),
-              chunk.score(),
-              null));
+      out.add(chunkRow(questionId, benchmark, scope, i + 1, chunk, i + 1, chunk.score()));
     }
-    Set<String> gold = query.isNullAt(2) ? Set.of() : new HashSet<>(query.getList(2));
-    int goldRank = gold.isEmpty() ? -1 : RecallAtK.firstGoldRank(ranked, gold);
-    out.add(RowFactory.create(QUESTION, questionId, benchmark, null, null, null, null, goldRank));
+    out.add(
+        questionRow(
+            questionId,
+            benchmark,
+            scope,
+            goldRank(query.isNullAt(2) ? null : query.getList(2), ranked)));
     return out.iterator();
+  }
+
+  static Row chunkRow(
+      String questionId,
+      String benchmark,
+      String scope,
+      int rank,
+      ScoredChunk chunk,
+      int firstStageRank,
+      double firstStageScore) {
+    return RowFactory.create(
+        CHUNK,
+        questionId,
+        benchmark,
+        scope,
+        rank,
+        chunk.chunkId(),
+        chunk.docId(),
+        chunk.score(),
+        firstStageRank,
+        firstStageScore,
+        null);
+  }
+
+  static Row questionRow(String questionId, String benchmark, String scope, int goldRank) {
+    return RowFactory.create(
+        QUESTION, questionId, benchmark, scope, null, null, null, null, null, null, goldRank);
+  }
+
+  /** The rank of the first gold chunk in {@code ranked}: -1 without known gold, 0 for none. */
+  static int goldRank(List<String> goldDocIds, List<ScoredChunk> ranked) {
+    Set<String> gold = goldDocIds == null ? Set.of() : new HashSet<>(goldDocIds);
+    return gold.isEmpty() ? -1 : RecallAtK.firstGoldRank(ranked, gold);
   }
 
   /**

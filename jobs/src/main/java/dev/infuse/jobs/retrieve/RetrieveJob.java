@@ -10,9 +10,12 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.sha2;
 import static org.apache.spark.sql.functions.when;
 
+import dev.infuse.jobs.chunk.ChunkJob;
+import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.embed.EmbedJob;
+import dev.infuse.jobs.generate.PromptLibrary;
 import dev.infuse.jobs.io.Quarantine;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.io.WriteResult;
@@ -21,8 +24,13 @@ import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.udfs.embed.EmbedderSpec;
 import dev.infuse.udfs.embed.TextEmbedder;
 import dev.infuse.udfs.model.ModelSpec;
+import dev.infuse.udfs.prompt.PromptTemplate;
 import dev.infuse.udfs.retrieve.Bm25Index;
 import dev.infuse.udfs.retrieve.Bm25Statistics;
+import dev.infuse.udfs.retrieve.CrossEncoder;
+import dev.infuse.udfs.retrieve.CrossEncoderFiles;
+import dev.infuse.udfs.retrieve.CrossEncoderSpec;
+import dev.infuse.udfs.retrieve.QueryTemplate;
 import dev.infuse.udfs.retrieve.RecallAtK;
 import dev.infuse.udfs.retrieve.Retriever;
 import java.util.ArrayList;
@@ -57,6 +65,13 @@ import scala.Tuple2;
  * counts for the query tokens, looked up once and broadcast), so a shard scores each chunk exactly
  * as one index over the whole corpus would; the shards' local tops then merge per question ({@link
  * RankMerge}). The result equals a single-JVM search over the same chunks.
+ *
+ * <p>Each question is searched with the query its {@code retrieve.query_template} renders. With a
+ * reranker ({@code retrieve.rerank}), the first stage retrieves {@code rerank_depth} chunks, a
+ * cross-encoder scores each against the query on the executors ({@link RerankRows}), and the best
+ * {@code rerank_top_k} are kept; rows keep their first-stage rank and score. Every row records its
+ * question's scope (document or corpus), the query template and the reranker, and the run counts
+ * the questions of each scope.
  */
 public final class RetrieveJob {
   public static final String NAME = "retrieve";
@@ -75,8 +90,11 @@ public final class RetrieveJob {
     RetrieveConfig config = run.config().section(RetrieveConfig.class);
     Retriever retriever = config.retriever();
     SearchSettings settings =
-        new SearchSettings(retriever, config.k(), config.rrfDepth(), config.rrfK());
+        new SearchSettings(retriever, config.firstStageK(), config.rrfDepth(), config.rrfK());
     String recipe = run.config().section(RagConfig.class).recipe();
+    QueryTemplate template = queryTemplate(spark, config);
+    CrossEncoderSpec reranker = config.rerankSpec();
+    String rerankerId = reranker == null ? null : rerankerId(reranker);
     IndexManifest manifest = currentManifest(spark, warehouse, recipe);
     var out = run.out();
 
@@ -88,7 +106,14 @@ public final class RetrieveJob {
       questions = questions.orderBy("question_id").limit(config.maxQuestions());
     }
     Dataset<Row> documents =
-        warehouse.read("documents").select(col("doc_id"), col("corpus").as("doc_corpus"));
+        warehouse
+            .read("documents")
+            .select(
+                col("doc_id"),
+                col("corpus").as("doc_corpus"),
+                col("title").as("doc_title"),
+                col("meta").getItem("author").as("doc_author"),
+                col("meta").getItem("year").as("doc_year"));
     Dataset<Row> scoped =
         scope(
                 questions
@@ -143,18 +168,38 @@ public final class RetrieveJob {
         vectors = vectors(warehouse, modelId, recipe);
       }
       Dataset<Row> queries =
-          queries(spark, searchable, embedder, modelId).persist(StorageLevel.MEMORY_AND_DISK());
+          queries(spark, searchable, embedder, modelId, template)
+              .persist(StorageLevel.MEMORY_AND_DISK());
       try {
         String indexRoot = IndexManifest.root(warehouse.root(), recipe);
         Dataset<Row> files =
             retriever.usesBm25() ? spark.read().parquet(manifest.filesPath(indexRoot)) : null;
         Dataset<Row> terms =
             retriever.usesBm25() ? spark.read().parquet(manifest.termsPath(indexRoot)) : null;
-        Dataset<Row> merged =
-            search(spark, queries, files, terms, vectors, manifest, settings)
-                .persist(StorageLevel.MEMORY_AND_DISK());
+        Dataset<Row> merged = search(spark, queries, files, terms, vectors, manifest, settings);
+        if (reranker != null) {
+          // The reranker reads what was indexed: the chunk's metadata prefix, then its text.
+          merged =
+              rerank(
+                  spark,
+                  merged,
+                  queries,
+                  warehouse
+                      .read("chunks")
+                      .filter(col("rag_recipe").equalTo(recipe))
+                      .select(col("chunk_id"), ChunkJob.indexedText().as("text")),
+                  reranker,
+                  config.rerankTopK());
+        }
+        merged = merged.persist(StorageLevel.MEMORY_AND_DISK());
         try {
-          return write(merged, orphans, read, skipped, orphanCount, settings);
+          return write(
+              merged,
+              orphans,
+              read,
+              skipped,
+              orphanCount,
+              new RunLabels(settings, config, template.tag(), rerankerId));
         } finally {
           merged.unpersist();
         }
@@ -166,15 +211,20 @@ public final class RetrieveJob {
     }
   }
 
+  /** What a run was, for its rows and its report: settings, query template, reranker. */
+  private record RunLabels(
+      SearchSettings settings, RetrieveConfig config, String queryTemplate, String reranker) {}
+
   private RunCounts write(
       Dataset<Row> merged,
       Dataset<Row> orphans,
       long read,
       long skipped,
       long orphanCount,
-      SearchSettings settings) {
+      RunLabels labels) {
     Warehouse warehouse = run.warehouse();
     Contract contract = Contracts.load(TABLE);
+    SearchSettings settings = labels.settings();
     String retriever = settings.retriever().id();
     String recipe = run.config().section(RagConfig.class).recipe();
     Dataset<Row> rows =
@@ -183,6 +233,8 @@ public final class RetrieveJob {
             .withColumn("run_id", lit(run.runId()))
             .withColumn("rag_recipe", lit(recipe))
             .withColumn("retriever", lit(retriever))
+            .withColumn("query_template", lit(labels.queryTemplate()))
+            .withColumn("reranker", lit(labels.reranker()).cast("string"))
             .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
     Dataset<Row> perQuestion = merged.filter(col("kind").equalTo(RankMerge.QUESTION));
     long retrieved = perQuestion.count();
@@ -194,17 +246,20 @@ public final class RetrieveJob {
                 "left_anti")
             .count();
 
+    // Every column but run_id: a rank whose result is unchanged keeps the run that found it.
     List<String> sameResult =
-        List.of("rag_recipe", "retriever", "question_id", "rank", "chunk_id", "doc_id", "score");
+        contract.columnNames().stream().filter(c -> !c.equals("run_id")).toList();
     WriteResult upsert;
     WriteResult delete = WriteResult.unchanged(TABLE);
     if (warehouse.exists(TABLE)) {
-      Dataset<Row> existing = warehouse.read(TABLE);
-      // A rank whose result is unchanged keeps the run that found it, so a rerun commits nothing.
-      upsert =
-          warehouse.upsert(
-              contract,
-              rows.join(existing.select(columns(sameResult)), scalaSeq(sameResult), "left_anti"));
+      Dataset<Row> existing = warehouse.read(TABLE).select(columns(sameResult));
+      // So a rerun commits nothing. Null-safe: the reranker is null on a run without one.
+      Column same =
+          sameResult.stream()
+              .map(c -> rows.col(c).eqNullSafe(existing.col(c)))
+              .reduce(Column::and)
+              .orElseThrow();
+      upsert = warehouse.upsert(contract, rows.join(existing, same, "left_anti"));
       // Ranks this run no longer fills (fewer hits than before) are deleted for the questions it
       // retrieved.
       Dataset<Row> stale =
@@ -223,7 +278,7 @@ public final class RetrieveJob {
       upsert = warehouse.upsert(contract, rows);
     }
 
-    List<Row> recallRows = recall(perQuestion, settings);
+    List<Row> recallRows = recall(perQuestion, settings, labels.config().kept());
     Contract recallContract = Contracts.load(RECALL_TABLE);
     WriteResult recallWrite =
         recallRows.isEmpty()
@@ -246,6 +301,14 @@ public final class RetrieveJob {
     details.put("skipped_no_indexed_corpus", skipped);
     details.put("retrieved", retrieved);
     details.put("no_results", noResults);
+    Map<String, Long> scopes = new TreeMap<>();
+    for (Row row : perQuestion.groupBy("scope").count().collectAsList()) {
+      scopes.put(row.getString(0), row.getLong(1));
+    }
+    // Which scope each question searched: the report labels document scope "oracle document".
+    details.put("scope.document", scopes.getOrDefault(Scoping.DOCUMENT.id(), 0L));
+    details.put("scope.corpus", scopes.getOrDefault(Scoping.CORPUS.id(), 0L));
+    details.put("reranked", labels.reranker() == null ? 0L : retrieved);
     details.put(TABLE + ".inserted", upsert.inserted());
     details.put(TABLE + ".updated", upsert.updated());
     details.put(TABLE + ".deleted", delete.deleted());
@@ -262,6 +325,23 @@ public final class RetrieveJob {
         settings.retriever() == Retriever.HYBRID
             ? " (rrf_k " + settings.rrfK() + ", depth " + settings.rrfDepth() + ")"
             : "");
+    out.printf(
+        Locale.ROOT,
+        "  query template %s; scope: %d question(s) searched their own document (oracle document),"
+            + " %d their whole corpus%n",
+        labels.queryTemplate(),
+        details.get("scope.document"),
+        details.get("scope.corpus"));
+    out.println(
+        labels.reranker() == null
+            ? "  no reranker (retrieve.rerank is null): ranks are the first stage's"
+            : "  reranked by cross-encoder "
+                + labels.reranker()
+                + ": the top "
+                + labels.config().rerankTopK()
+                + " of "
+                + settings.k()
+                + " first-stage chunks kept");
     if (skipped > 0) {
       out.printf(
           Locale.ROOT,
@@ -299,7 +379,7 @@ public final class RetrieveJob {
    * recall@k rows per benchmark for questions with known gold evidence; none when no question has
    * any.
    */
-  private List<Row> recall(Dataset<Row> perQuestion, SearchSettings settings) {
+  private List<Row> recall(Dataset<Row> perQuestion, SearchSettings settings, int kept) {
     Map<String, Map<Integer, Long>> byBenchmark = new TreeMap<>();
     for (Row row :
         perQuestion
@@ -316,8 +396,8 @@ public final class RetrieveJob {
         (benchmark, ranks) -> {
           long n = ranks.values().stream().mapToLong(Long::longValue).sum();
           for (int k : run.config().section(RetrieveConfig.class).recallKs()) {
-            if (k > settings.k()) {
-              continue; // only settings.k() chunks were retrieved: recall beyond them is unknown
+            if (k > kept) {
+              continue; // only `kept` chunks were retrieved: recall beyond them is unknown
             }
             long hits =
                 ranks.entrySet().stream()
@@ -342,7 +422,10 @@ public final class RetrieveJob {
   /**
    * Questions with their search scope: {@code corpus} (the document's corpus, else the benchmark's
    * name) and {@code scope_doc_id} (the document to search within, null for the whole corpus), and
-   * {@code gold} (the evidence documents in {@code meta.evidence_doc_ids}, null when unknown).
+   * {@code gold} (the evidence documents in {@code meta.evidence_doc_ids}, null when unknown); then
+   * {@code scope} ({@code document} or {@code corpus}: what the question searches, {@code auto}
+   * resolved) and what a query template may use: the document's {@code title}, {@code author} and
+   * {@code year}, and the question's {@code options}.
    */
   static Dataset<Row> scope(Dataset<Row> questionsWithCorpus, Scoping scoping) {
     // auto and document: a question about one document searches it; corpus: every question its
@@ -362,7 +445,14 @@ public final class RetrieveJob {
         scopeDoc.as("scope_doc_id"),
         col("question"),
         gold.as("gold"),
-        unscopable.as("unscopable"));
+        unscopable.as("unscopable"),
+        when(scopeDoc.isNotNull(), lit(Scoping.DOCUMENT.id()))
+            .otherwise(lit(Scoping.CORPUS.id()))
+            .as("scope"),
+        col("doc_title").as("title"),
+        col("doc_author").as("author"),
+        col("doc_year").as("year"),
+        col("options"));
   }
 
   /**
@@ -370,15 +460,34 @@ public final class RetrieveJob {
    * set.
    */
   static Dataset<Row> queries(
-      SparkSession spark, Dataset<Row> scoped, ModelSpec<TextEmbedder> embedder, String modelId) {
+      SparkSession spark,
+      Dataset<Row> scoped,
+      ModelSpec<TextEmbedder> embedder,
+      String modelId,
+      QueryTemplate template) {
     int parallelism = spark.sparkContext().defaultParallelism();
     Dataset<Row> input =
-        scoped.select("question_id", "benchmark", "corpus", "scope_doc_id", "question", "gold");
+        scoped.select(
+            "question_id",
+            "benchmark",
+            "corpus",
+            "scope_doc_id",
+            "question",
+            "gold",
+            "scope",
+            "title",
+            "author",
+            "year",
+            "options");
     if (input.rdd().getNumPartitions() < parallelism) {
       input = input.repartition(parallelism);
     }
     return spark.createDataFrame(
-        input.javaRDD().mapPartitions(new QueryRows(embedder, modelId)), QueryRows.SCHEMA);
+        input
+            .javaRDD()
+            .mapPartitions(
+                new QueryRows(embedder, modelId, PromptLibrary.toJson(template.template()))),
+        QueryRows.SCHEMA);
   }
 
   /**
@@ -467,12 +576,61 @@ public final class RetrieveJob {
     JavaPairRDD<String, Row> hits = local.mapToPair(row -> new Tuple2<>(row.getString(0), row));
     JavaPairRDD<String, Row> info =
         queries
-            .select("question_id", "benchmark", "gold")
+            .select("question_id", "benchmark", "gold", "scope")
             .javaRDD()
             .mapToPair(row -> new Tuple2<>(row.getString(0), row));
     int partitions = Math.max(spark.sparkContext().defaultParallelism(), 1);
     return spark.createDataFrame(
         hits.cogroup(info, partitions).flatMap(new RankMerge(settings)), RankMerge.SCHEMA);
+  }
+
+  /**
+   * The cross-encoder stage: each question's first-stage chunks ({@code merged}, {@link
+   * RankMerge#SCHEMA}) scored against its query on the executors and cut to the best {@code topK}
+   * ({@link RerankRows}), in the same schema.
+   *
+   * @param queries {@link QueryRows#SCHEMA}: every question searched, with its query text
+   * @param chunkTexts {@code (chunk_id, text)} of the chunks
+   */
+  static Dataset<Row> rerank(
+      SparkSession spark,
+      Dataset<Row> merged,
+      Dataset<Row> queries,
+      Dataset<Row> chunkTexts,
+      ModelSpec<CrossEncoder> model,
+      int topK) {
+    Dataset<Row> candidates =
+        merged
+            .filter(col("kind").equalTo(RankMerge.CHUNK))
+            .join(chunkTexts, "chunk_id")
+            .select("question_id", "rank", "chunk_id", "doc_id", "score", "text");
+    long missing = merged.filter(col("kind").equalTo(RankMerge.CHUNK)).count() - candidates.count();
+    if (missing != 0) {
+      throw new IllegalStateException(
+          missing + " retrieved chunk(s) are not in chunks; run `infuse index` again");
+    }
+    JavaPairRDD<String, Row> byQuestion =
+        candidates
+            .javaRDD()
+            .mapToPair(
+                row ->
+                    new Tuple2<>(
+                        row.getString(0),
+                        RowFactory.create(
+                            row.getInt(1),
+                            row.getString(2),
+                            row.getString(3),
+                            row.getDouble(4),
+                            row.getString(5))));
+    JavaPairRDD<String, Row> info =
+        queries
+            .select("question_id", "benchmark", "scope", "query", "gold")
+            .javaRDD()
+            .mapToPair(row -> new Tuple2<>(row.getString(0), row));
+    int partitions = Math.max(spark.sparkContext().defaultParallelism(), 1);
+    return spark.createDataFrame(
+        byQuestion.cogroup(info, partitions).flatMap(new RerankRows(model, topK)),
+        RankMerge.SCHEMA);
   }
 
   /**
@@ -572,6 +730,28 @@ public final class RetrieveJob {
               + ")");
     }
     return manifest;
+  }
+
+  /** The configured query template from run.prompts_dir. */
+  private QueryTemplate queryTemplate(SparkSession spark, RetrieveConfig config) {
+    PromptTemplate prompt =
+        PromptLibrary.load(
+                spark.sparkContext().hadoopConfiguration(), run.config().run().promptsDir())
+            .get(config.queryTemplate());
+    try {
+      return QueryTemplate.of(prompt);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(List.of("retrieve.query_template: " + e.getMessage()));
+    }
+  }
+
+  /** The reranker's id, resolving its directory on the driver so a bad path fails first. */
+  private static String rerankerId(CrossEncoderSpec spec) {
+    try {
+      return CrossEncoderFiles.resolve(spec.model(), spec.maxTokens()).modelId();
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(List.of(e.getMessage()));
+    }
   }
 
   private static Column[] columns(List<String> names) {

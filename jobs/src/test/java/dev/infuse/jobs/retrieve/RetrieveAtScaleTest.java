@@ -75,7 +75,9 @@ class RetrieveAtScaleTest {
               scope,
               Bm25Index.tokens(question).toArray(String[]::new),
               boxed(unit(random)),
-              null));
+              null,
+              scope == null ? "corpus" : "document",
+              question));
     }
     // 25 chunks per shard: the finance corpus gets several shards, and the inputs come in several
     // partitions.
@@ -107,7 +109,14 @@ class RetrieveAtScaleTest {
           merged.filter("kind = 'chunk'").orderBy("question_id", "rank").collectAsList()) {
         spark
             .computeIfAbsent(row.getString(1), q -> new ArrayList<>())
-            .add(new ScoredChunk(row.getString(4), row.getString(5), row.getDouble(6)));
+            .add(
+                new ScoredChunk(
+                    row.getAs("chunk_id"), row.getAs("doc_id"), row.<Double>getAs("score")));
+        // Without a reranker the first stage's rank and score are the final ones.
+        assertThat(row.<Integer>getAs("first_stage_rank")).isEqualTo(row.<Integer>getAs("rank"));
+        assertThat(row.<Double>getAs("first_stage_score")).isEqualTo(row.<Double>getAs("score"));
+        assertThat(row.<String>getAs("scope"))
+            .isEqualTo(row.getString(1).matches("q[0-9]*[02468]") ? "document" : "corpus");
       }
       assertThat(merged.filter("kind = 'question'").count()).isEqualTo(QUERIES.size());
       int nonEmpty = 0;

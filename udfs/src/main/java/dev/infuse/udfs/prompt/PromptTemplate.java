@@ -13,6 +13,11 @@ import java.util.regex.Pattern;
  * {{name}}}; the id and version are stored on every row the prompt produces, and the version is
  * bumped on any change that can alter outputs.
  *
+ * <p>Optional text is a section, as in Mustache: {@code {{#name}}...{{/name}}} is kept only when
+ * {@code name} has a non-blank value, {@code {{^name}}...{{/name}}} only when it has none. Sections
+ * nest, and a placeholder inside a dropped section needs no value: a query template can say {@code
+ * {{#author}}, written by {{author}}{{/author}}} for records that may lack an author.
+ *
  * @param id unique name, e.g. {@code gen-qa/extractive}
  * @param version an integer >= 1
  * @param description what the prompt is for
@@ -21,6 +26,11 @@ import java.util.regex.Pattern;
 public record PromptTemplate(String id, int version, String description, List<Message> messages) {
   private static final Pattern PLACEHOLDER =
       Pattern.compile("\\{\\{\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*}}");
+
+  /** A placeholder or a section tag: group 1 is {@code #}, {@code ^}, {@code /} or empty. */
+  private static final Pattern TAG =
+      Pattern.compile("\\{\\{\\s*([#^/]?)\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*}}");
+
   private static final Set<String> ROLES = Set.of("system", "user", "assistant");
 
   /**
@@ -28,13 +38,13 @@ public record PromptTemplate(String id, int version, String description, List<Me
    */
   public record Message(String role, String content) {}
 
-  /** The placeholder names the messages use, in order of first use. */
+  /** The placeholder and section names the messages use, in order of first use. */
   public Set<String> placeholders() {
     Set<String> names = new LinkedHashSet<>();
     for (Message message : messages == null ? List.<Message>of() : messages) {
-      Matcher matcher = PLACEHOLDER.matcher(message.content() == null ? "" : message.content());
+      Matcher matcher = TAG.matcher(message.content() == null ? "" : message.content());
       while (matcher.find()) {
-        names.add(matcher.group(1));
+        names.add(matcher.group(2));
       }
     }
     return names;
@@ -49,10 +59,17 @@ public record PromptTemplate(String id, int version, String description, List<Me
    *     value
    */
   public List<Message> render(Map<String, String> vars) {
+    Map<String, String> values = vars == null ? Map.of() : vars;
+    List<String> expanded = new ArrayList<>(messages.size());
     Set<String> missing = new LinkedHashSet<>();
-    for (String name : placeholders()) {
-      if (vars == null || vars.get(name) == null) {
-        missing.add(name);
+    for (Message message : messages) {
+      String text = expandSections(message.content(), values);
+      expanded.add(text);
+      Matcher matcher = PLACEHOLDER.matcher(text);
+      while (matcher.find()) {
+        if (values.get(matcher.group(1)) == null) {
+          missing.add(matcher.group(1));
+        }
       }
     }
     if (!missing.isEmpty()) {
@@ -66,16 +83,89 @@ public record PromptTemplate(String id, int version, String description, List<Me
               + "; expected every {{name}} the template uses");
     }
     List<Message> rendered = new ArrayList<>(messages.size());
-    for (Message message : messages) {
-      Matcher matcher = PLACEHOLDER.matcher(message.content());
+    for (int i = 0; i < messages.size(); i++) {
+      Matcher matcher = PLACEHOLDER.matcher(expanded.get(i));
       StringBuilder out = new StringBuilder();
       while (matcher.find()) {
-        matcher.appendReplacement(out, Matcher.quoteReplacement(vars.get(matcher.group(1))));
+        matcher.appendReplacement(out, Matcher.quoteReplacement(values.get(matcher.group(1))));
       }
       matcher.appendTail(out);
-      rendered.add(new Message(message.role(), out.toString()));
+      rendered.add(new Message(messages.get(i).role(), out.toString()));
     }
     return List.copyOf(rendered);
+  }
+
+  /**
+   * The text with its sections resolved against {@code vars}: kept sections lose their tags,
+   * dropped ones vanish with their content; plain placeholders are left for {@link #render}.
+   */
+  private String expandSections(String content, Map<String, String> vars) {
+    StringBuilder out = new StringBuilder();
+    List<String> open = new ArrayList<>();
+    List<Boolean> kept = new ArrayList<>(); // per open section: it and every enclosing one kept
+    Matcher matcher = TAG.matcher(content);
+    int at = 0;
+    while (matcher.find()) {
+      boolean keep = kept.isEmpty() || kept.get(kept.size() - 1);
+      if (keep) {
+        out.append(content, at, matcher.start());
+      }
+      at = matcher.end();
+      String kind = matcher.group(1);
+      String name = matcher.group(2);
+      if (kind.isEmpty()) {
+        if (keep) {
+          out.append(matcher.group());
+        }
+      } else if (kind.equals("/")) {
+        if (open.isEmpty() || !open.get(open.size() - 1).equals(name)) {
+          throw new IllegalArgumentException(
+              "prompt " + id + "@v" + version + ": " + sectionProblem(content));
+        }
+        open.remove(open.size() - 1);
+        kept.remove(kept.size() - 1);
+      } else {
+        String value = vars.get(name);
+        boolean present = value != null && !value.isBlank();
+        open.add(name);
+        kept.add(keep && (kind.equals("#") == present));
+      }
+    }
+    if (!open.isEmpty()) {
+      throw new IllegalArgumentException(
+          "prompt " + id + "@v" + version + ": " + sectionProblem(content));
+    }
+    out.append(content, at, content.length());
+    return out.toString();
+  }
+
+  /** What is wrong with the sections of {@code content}, or null when they are balanced. */
+  private static String sectionProblem(String content) {
+    List<String> open = new ArrayList<>();
+    Matcher matcher = TAG.matcher(content);
+    while (matcher.find()) {
+      String kind = matcher.group(1);
+      String name = matcher.group(2);
+      if (kind.equals("/")) {
+        if (open.isEmpty() || !open.get(open.size() - 1).equals(name)) {
+          return "section end {{/"
+              + name
+              + "}} "
+              + (open.isEmpty()
+                  ? "has no open section"
+                  : "closes {{#" + open.get(open.size() - 1) + "}}")
+              + ", expected each {{#name}} or {{^name}} closed by its own {{/name}}";
+        }
+        open.remove(open.size() - 1);
+      } else if (!kind.isEmpty()) {
+        open.add(name);
+      }
+    }
+    return open.isEmpty()
+        ? null
+        : "section {{#"
+            + open.get(open.size() - 1)
+            + "}} is never closed, expected each {{#name}} or {{^name}} closed by its own {{/name}}";
   }
 
   /** Every problem with the template, each naming the field; empty when it is usable. */
@@ -104,12 +194,14 @@ public record PromptTemplate(String id, int version, String description, List<Me
       String content = message.content();
       if (content == null || content.isBlank()) {
         problems.add("messages[" + i + "].content: missing, expected the message text");
-      } else if (countOf(content, "{{") != PLACEHOLDER.matcher(content).results().count()) {
+      } else if (countOf(content, "{{") != TAG.matcher(content).results().count()) {
         problems.add(
             "messages["
                 + i
                 + "].content: has a malformed placeholder, expected {{name}} with a name of"
                 + " letters, digits and underscores");
+      } else if (sectionProblem(content) != null) {
+        problems.add("messages[" + i + "].content: " + sectionProblem(content));
       }
     }
     return problems;

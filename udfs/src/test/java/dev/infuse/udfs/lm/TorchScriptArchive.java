@@ -44,8 +44,16 @@ public final class TorchScriptArchive {
             "    masked = torch.mul(hot, torch.unsqueeze(attention_mask, -1))",
             "    return torch.to(masked, 6)",
             "");
+    writeModule(file, CLASS_NAME, source);
+  }
+
+  /**
+   * Writes a parameter-free module named {@code className} whose TorchScript source (the class
+   * definition, as {@code code/__torch__.py} holds it) is {@code source}.
+   */
+  public static void writeModule(Path file, String className, String source) throws IOException {
     Map<String, byte[]> entries = new LinkedHashMap<>();
-    entries.put("model/data.pkl", moduleObjectPickle());
+    entries.put("model/data.pkl", moduleObjectPickle(className));
     entries.put("model/code/__torch__.py", source.getBytes(StandardCharsets.UTF_8));
     entries.put("model/constants.pkl", new byte[] {(byte) 0x80, 2, ')', '.'});
     entries.put("model/version", "3\n".getBytes(StandardCharsets.US_ASCII));
@@ -61,13 +69,14 @@ public final class TorchScriptArchive {
 
   /**
    * Pickle protocol 2, as TorchScript's pickler writes a module object: GLOBAL
-   * __torch__.OneHotNext, EMPTY_TUPLE, NEWOBJ, then its attributes {'training': False}, BUILD.
+   * __torch__.&lt;className&gt;, EMPTY_TUPLE, NEWOBJ, then its attributes {'training': False},
+   * BUILD.
    */
-  private static byte[] moduleObjectPickle() {
+  private static byte[] moduleObjectPickle(String className) {
     ByteArrayOutputStream pickle = new ByteArrayOutputStream();
     pickle.write(0x80);
     pickle.write(2);
-    pickle.writeBytes(("c__torch__\n" + CLASS_NAME + "\n").getBytes(StandardCharsets.US_ASCII));
+    pickle.writeBytes(("c__torch__\n" + className + "\n").getBytes(StandardCharsets.US_ASCII));
     pickle.write(')');
     pickle.write(0x81);
     pickle.write('}');
