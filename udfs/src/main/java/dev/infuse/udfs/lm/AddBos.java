@@ -20,10 +20,12 @@ import java.util.Arrays;
  * tokenizer has one, else {@code [EOS]}.
  *
  * <p>The BOS of a tokenizer is what its post-processor puts before a single sequence: the leading
- * ids of {@code encode(text, add_special_tokens=true)} that {@code encode(text, false)} lacks.
- * Tokens a post-processor appends after the text (BERT's {@code [SEP]}) are never added: scoring
- * splits the continuation off the encoded context, which a trailing token would corrupt; a causal
- * LM's tokenizer appends none.
+ * id of {@code encode(text, add_special_tokens=true)} that {@code encode(text, false)} lacks. A
+ * post-processor that also appends tokens after the text (BERT's {@code [CLS] $A [SEP]}, as in
+ * MiniLM's WordPiece tokenizer, Infuse's default) is an encoder's template, not a BOS: such a
+ * tokenizer has no BOS here ({@code auto} adds nothing, {@code true} is refused), and nothing
+ * appended is ever added, since scoring splits the continuation off the encoded context, which a
+ * trailing token would corrupt.
  */
 public enum AddBos {
   /** v0.4.9.2 and later: BOS where the tokenizer's post-processor puts one, else none. */
@@ -65,8 +67,9 @@ public enum AddBos {
     Integer bos = tokenizerBos(tokenizer);
     if (bos == null && this == TRUE) {
       throw new IllegalArgumentException(
-          "answer.add_bos: got true, but the model's tokenizer.json puts no token before a text"
-              + " (its post_processor adds no BOS), expected auto or false for this tokenizer");
+          "answer.add_bos: got true, but the model's tokenizer.json has no BOS (its post_processor"
+              + " puts no single token before a text without appending one after it), expected auto"
+              + " or false for this tokenizer");
     }
     return bos;
   }
@@ -101,7 +104,8 @@ public enum AddBos {
               + Arrays.toString(plain)
               + "; expected a post_processor that only adds tokens around the text");
     }
-    if (start == 0) {
+    if (start == 0 || start + plain.length < special.length) {
+      // Nothing before the text, or an encoder's template that also appends (BERT): no BOS.
       return null;
     }
     if (start > 1) {

@@ -106,6 +106,32 @@ class AddBosTest {
   }
 
   @Test
+  void anEncoderTemplateThatAlsoAppendsIsNoBos() {
+    // [CLS] $A [SEP], as MiniLM's WordPiece tokenizer (Infuse's default) has it, with <s> as CLS
+    // and <eos> as SEP.
+    String bert =
+        bosJson()
+            .replace(
+                "{\"Sequence\":{\"id\":\"A\",\"type_id\":0}}],\"pair\"",
+                "{\"Sequence\":{\"id\":\"A\",\"type_id\":0}},"
+                    + "{\"SpecialToken\":{\"id\":\"<eos>\",\"type_id\":0}}],\"pair\"")
+            .replace(
+                "\"special_tokens\":{",
+                "\"special_tokens\":{\"<eos>\":{\"id\":\"<eos>\",\"ids\":[0],\"tokens\":[\"<eos>\"]},");
+    try (HuggingFaceTokenizer t =
+        HuggingFaceTokenizer.newInstance(
+            new ByteArrayInputStream(bert.getBytes(StandardCharsets.UTF_8)),
+            TokenIds.UNTRUNCATED)) {
+      long[] special = t.encode("ab", true, false).getIds();
+      assertThat(special).containsExactly(BOS, id('a'), id('b'), EOS);
+      assertThat(AddBos.AUTO.resolve(t)).isNull();
+      assertThatThrownBy(() -> AddBos.TRUE.resolve(t)).hasMessageContaining("has no BOS");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Test
   void resolvesFromAModelDirectorysTokenizerJson() throws IOException {
     Path dir = Files.createTempDirectory("add-bos");
     Path file = dir.resolve(ModelDirectory.TOKENIZER);
