@@ -92,12 +92,14 @@ public final class ReportJson {
     m.put(
         "accuracy_attempted", l.accuracyAttempted() == null ? null : l.accuracyAttempted().value());
     m.put("parse_rate", l.parseRate() == null ? null : l.parseRate().value());
-    m.put("n", l.accuracy().n());
-    m.put(
-        "n_parsed",
-        l.accuracyAttempted() == null
-            ? (l.parseRate() == null ? null : 0L)
-            : l.accuracyAttempted().n());
+    Long parsed = null;
+    if (l.accuracyAttempted() != null) {
+      parsed = l.accuracyAttempted().n();
+    } else if (l.parseRate() != null) {
+      // A parse rate without an attempted accuracy: nothing parsed.
+      parsed = 0L;
+    }
+    m.put("n_parsed", parsed);
     return m;
   }
 

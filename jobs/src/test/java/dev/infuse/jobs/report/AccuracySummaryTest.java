@@ -62,7 +62,9 @@ class AccuracySummaryTest {
             score("ans-gen", "entigraph_test", "accuracy_attempted", 0.5, 2),
             score("ans-none", "all", "accuracy", 0.0, 6),
             score("ans-none", "all", "parse_rate", 0.0, 6),
-            score("ans-ll", "all", "acc_norm", 0.5, 6)),
+            score("ans-ll", "all", "acc_norm", 0.5, 6),
+            // A score run from before the new metrics: accuracy alone.
+            score("ans-old", "all", "accuracy", 0.5, 6)),
         List.of(),
         List.of(),
         List.of(),
@@ -77,7 +79,8 @@ class AccuracySummaryTest {
   @Test
   void linesPairTheAccuraciesAndTheParseRateOfEachRunAndSubset() {
     List<AccuracySummary.Line> lines = AccuracySummary.lines(data().scores());
-    assertThat(lines).hasSize(3);
+    assertThat(lines).hasSize(4);
+    assertThat(lines.get(3).parseRate()).isNull();
     AccuracySummary.Line gen = lines.get(0);
     assertThat(gen.subset()).isEqualTo("all");
     assertThat(gen.accuracy().value()).isEqualTo(2 / 6.0);
@@ -115,6 +118,9 @@ class AccuracySummaryTest {
     JsonNode none2 = json.get("accuracy_summary").get(2);
     assertThat(none2.get("accuracy_attempted").isNull()).isTrue();
     assertThat(none2.get("n_parsed").asLong()).isZero();
+    JsonNode old = json.get("accuracy_summary").get(3);
+    assertThat(old.get("parse_rate").isNull()).isTrue();
+    assertThat(old.get("n_parsed").isNull()).isTrue();
     JsonNode runs = json.get("runs");
     assertThat(runs.get(0).get("add_bos").isNull()).isTrue();
     assertThat(runs.get(1).get("add_bos").asBoolean()).isTrue();
