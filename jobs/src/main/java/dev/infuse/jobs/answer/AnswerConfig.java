@@ -2,6 +2,7 @@ package dev.infuse.jobs.answer;
 
 import dev.infuse.jobs.config.ConfigSection;
 import dev.infuse.udfs.answer.Setting;
+import dev.infuse.udfs.lm.AddBos;
 import dev.infuse.udfs.retrieve.ChunkOrder;
 import dev.infuse.udfs.retrieve.Retriever;
 import java.util.ArrayList;
@@ -17,6 +18,8 @@ import java.util.List;
  * @param setting closed_book, rag (retrieved chunks in context), trained (the model in {@code
  *     model_dir}) or trained_rag
  * @param mode auto, generate, loglikelihood or embedding
+ * @param addBos loglikelihood mode: whether each context starts with the tokenizer's BOS ({@link
+ *     AddBos}: auto as lm-evaluation-harness from v0.4.9.2, true, or false as before it)
  * @param retriever which retriever's rows of {@code retrievals} to use; null for the only one there
  * @param k the top-k retrieved chunks put in context
  * @param chunkOrder best_first or best_last (the best chunk nearest the question)
@@ -31,6 +34,7 @@ public record AnswerConfig(
     String split,
     Setting setting,
     AnswerMode mode,
+    AddBos addBos,
     Retriever retriever,
     int k,
     ChunkOrder chunkOrder,
@@ -63,6 +67,9 @@ public record AnswerConfig(
     }
     if (mode == null) {
       problems.add("mode: got nothing, expected auto, generate, loglikelihood or embedding");
+    }
+    if (addBos == null) {
+      problems.add("add_bos: got nothing, expected auto, true or false");
     }
     if (chunkOrder == null) {
       problems.add("chunk_order: got nothing, expected best_first or best_last");

@@ -84,7 +84,8 @@ public final class AnswerJob {
       String model,
       Path modelDir,
       TrainedOn trainedOn,
-      LlmConfig llm) {}
+      LlmConfig llm,
+      Integer bosTokenId) {}
 
   /** The answered questions, and what the LLM layer did when the mode called it. */
   private record Answered(Dataset<Row> rows, LlmCallRunner.Outcome llm) {}
@@ -138,7 +139,8 @@ public final class AnswerJob {
                                             plan.llm().client().device()),
                                         plan.format(),
                                         rows,
-                                        Math.max(1, plan.llm().client().maxConcurrency()))),
+                                        Math.max(1, plan.llm().client().maxConcurrency()),
+                                        plan.bosTokenId())),
                             PredictionRows.SCHEMA),
                     null);
             default -> generate(answerable, plan, rows);
@@ -194,6 +196,14 @@ public final class AnswerJob {
       details.put("correct", tally.getLong(1));
       details.put("judged", tally.getLong(2));
       details.put("unparseable", tally.getLong(3));
+      if (plan.mode() == AnswerMode.LOGLIKELIHOOD) {
+        // Which BOS convention scored the options (answer.add_bos resolved on the model's
+        // tokenizer), for the report's run info.
+        details.put("loglikelihood.add_bos", plan.bosTokenId() == null ? 0L : 1L);
+        if (plan.bosTokenId() != null) {
+          details.put("loglikelihood.bos_token_id", (long) plan.bosTokenId());
+        }
+      }
       details.put(TABLE + ".inserted", write.inserted());
       details.put("quarantine.inserted", quarantineWrite.inserted());
       RunCounts counts = new RunCounts(read, predicted, quarantined, details);
@@ -406,6 +416,14 @@ public final class AnswerJob {
                   + ", expected generate"));
     }
     boolean embedding = mode == AnswerMode.EMBEDDING;
+    Integer bos = null;
+    if (mode == AnswerMode.LOGLIKELIHOOD) {
+      try {
+        bos = options.addBos().resolve(modelDir.resolve(ModelDirectory.TOKENIZER));
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(List.of(e.getMessage() + " (model " + modelDir + ")"));
+      }
+    }
     return new Plan(
         format,
         options.setting(),
@@ -414,7 +432,8 @@ public final class AnswerJob {
         embedding ? embedderId(config.section(EmbedderSpec.class).model()) : llm.client().model(),
         modelDir,
         modelDir == null || embedding ? TrainedOn.NONE : TrainedOn.read(modelDir),
-        llm);
+        llm,
+        bos);
   }
 
   /**
@@ -539,6 +558,13 @@ public final class AnswerJob {
         d.get("judged"),
         d.get("judged") == 0 ? 0.0 : 100.0 * d.get("correct") / d.get("judged"),
         d.get("unparseable"));
+    if (plan.mode() == AnswerMode.LOGLIKELIHOOD) {
+      out.printf(
+          Locale.ROOT,
+          "  options scored %s (answer.add_bos %s)%n",
+          plan.bosTokenId() == null ? "without BOS" : "after BOS (token " + plan.bosTokenId() + ")",
+          options.addBos());
+    }
     if (!plan.trainedOn().describe().isEmpty()) {
       out.println("  model trained on " + plan.trainedOn().describe());
     }

@@ -29,13 +29,23 @@ final class LoglikelihoodAnswers implements FlatMapFunction<Iterator<Row>, Row> 
   private final PromptFormat format;
   private final PredictionRows rows;
   private final int batchRows;
+  private final Integer bosTokenId;
 
+  /**
+   * @param bosTokenId the BOS before every context (answer.add_bos, resolved on the driver); null
+   *     for none
+   */
   LoglikelihoodAnswers(
-      ModelSpec<CausalLm> spec, PromptFormat format, PredictionRows rows, int batchRows) {
+      ModelSpec<CausalLm> spec,
+      PromptFormat format,
+      PredictionRows rows,
+      int batchRows,
+      Integer bosTokenId) {
     this.spec = spec;
     this.format = format;
     this.rows = rows;
     this.batchRows = batchRows;
+    this.bosTokenId = bosTokenId;
   }
 
   @Override
@@ -44,7 +54,7 @@ final class LoglikelihoodAnswers implements FlatMapFunction<Iterator<Row>, Row> 
       return Collections.emptyIterator();
     }
     CausalLm model = ExecutorModels.get(spec);
-    LogLikelihoodScorer scorer = new LogLikelihoodScorer(model, batchRows);
+    LogLikelihoodScorer scorer = new LogLikelihoodScorer(model, batchRows, bosTokenId);
     List<Row> out = new ArrayList<>();
     while (questions.hasNext()) {
       Row row = questions.next();

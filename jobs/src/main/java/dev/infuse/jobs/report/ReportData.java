@@ -232,7 +232,8 @@ public record ReportData(
       String infuseVersion,
       String sparkVersion,
       Instant startedAt,
-      Instant endedAt) {}
+      Instant endedAt,
+      Map<String, Long> counts) {}
 
   static final List<String> SCORE_COLUMNS =
       List.of(
@@ -682,7 +683,17 @@ public record ReportData(
         r.getAs("infuse_version"),
         r.getAs("spark_version"),
         started == null ? null : started.toInstant(),
-        ended == null ? null : ended.toInstant());
+        ended == null ? null : ended.toInstant(),
+        counts(r));
+  }
+
+  /** runs.counts, or empty where the table lacks it (an older warehouse). */
+  private static Map<String, Long> counts(Row r) {
+    if (!java.util.Arrays.asList(r.schema().fieldNames()).contains("counts")
+        || r.isNullAt(r.fieldIndex("counts"))) {
+      return Map.of();
+    }
+    return Map.copyOf(r.<String, Long>getJavaMap(r.fieldIndex("counts")));
   }
 
   private static double number(Row r, String column) {

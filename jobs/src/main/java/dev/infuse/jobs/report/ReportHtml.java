@@ -104,6 +104,7 @@ public final class ReportHtml {
       h.append("<p class=\"note\">No scores to show.</p>\n");
     } else {
       figures(h, charts, "settings");
+      accuracySummary(h, AccuracySummary.lines(data.scores()));
       scoresTable(h, data.scores());
     }
     h.append("</section>\n");
@@ -239,6 +240,41 @@ public final class ReportHtml {
     h.append("</tbody></table>\n");
   }
 
+  /** Accuracy, attempted accuracy and parse rate side by side (the papers report both). */
+  private static void accuracySummary(StringBuilder h, List<AccuracySummary.Line> lines) {
+    if (lines.isEmpty()) {
+      return;
+    }
+    h.append(
+        "<p>accuracy = correct / all questions; accuracy attempted = correct / questions whose answer"
+            + " parsed (EntiGraph's <code>_attempts_stats</code>; &mdash; where none parsed); parse rate ="
+            + " parsed / all. Subset <code>entigraph_test</code> is EntiGraph's QuALITY test split.</p>\n");
+    h.append(
+        "<table id=\"accuracy-summary\">\n<thead><tr><th>benchmark</th><th>subset</th><th>setting</th><th>model</th>"
+            + "<th>accuracy</th><th>accuracy attempted</th><th>parse rate</th><th>n</th><th>parsed</th>"
+            + "<th>run</th></tr></thead>\n<tbody>\n");
+    for (AccuracySummary.Line l : lines) {
+      h.append("<tr>");
+      cells(h, l.benchmark(), l.subset(), l.setting(), l.model());
+      nums(
+          h,
+          withCi(l.accuracy()),
+          withCi(l.accuracyAttempted()),
+          withCi(l.parseRate()),
+          String.valueOf(l.accuracy().n()),
+          l.accuracyAttempted() == null
+              ? (l.parseRate() == null ? ReportFormat.NONE : "0")
+              : String.valueOf(l.accuracyAttempted().n()));
+      cells(h, l.runId());
+      h.append("</tr>\n");
+    }
+    h.append("</tbody></table>\n");
+  }
+
+  private static String withCi(Score s) {
+    return s == null ? ReportFormat.NONE : number(s.value()) + " " + ci(s.ciLow(), s.ciHigh());
+  }
+
   private static void comparisonsTable(StringBuilder h, List<Comparison> comparisons) {
     h.append(
         "<table id=\"comparisons\">\n<thead><tr><th>benchmark</th><th>subset</th><th>metric</th><th>a</th><th>b</th>"
@@ -303,7 +339,7 @@ public final class ReportHtml {
     } else {
       h.append(
           "<table id=\"runs-table\">\n<thead><tr><th>run</th><th>job</th><th>status</th><th>started (UTC)</th>"
-              + "<th>git sha</th><th>infuse</th><th>spark</th><th>config hash</th><th>config</th></tr></thead>\n<tbody>\n");
+              + "<th>git sha</th><th>infuse</th><th>spark</th><th>config hash</th><th>loglikelihood</th><th>config</th></tr></thead>\n<tbody>\n");
       for (RunInfo r : runs) {
         h.append("<tr>");
         cells(
@@ -315,7 +351,8 @@ public final class ReportHtml {
             r.gitSha(),
             r.infuseVersion(),
             r.sparkVersion(),
-            r.configHash());
+            r.configHash(),
+            AccuracySummary.bos(r) == null ? "" : AccuracySummary.bos(r));
         h.append("<td><details><summary>config</summary><pre>")
             .append(html(r.configJson()))
             .append("</pre></details></td>");

@@ -36,6 +36,9 @@ public final class ReportJson {
     root.put("score_runs", data.scoreRuns());
     root.put("notes", data.notes());
     root.put("scores", data.scores().stream().map(ReportJson::score).toList());
+    root.put(
+        "accuracy_summary",
+        AccuracySummary.lines(data.scores()).stream().map(ReportJson::accuracyLine).toList());
     root.put("score_comparisons", data.comparisons().stream().map(ReportJson::comparison).toList());
     root.put("scaling_fits", data.fits().stream().map(ReportJson::fit).toList());
     root.put("retrieval_recall", data.recall().stream().map(ReportJson::recall).toList());
@@ -76,6 +79,28 @@ public final class ReportJson {
     m.put("prompt_versions", s.promptVersions());
     m.put("git_sha", s.gitSha());
     m.put("score_run_id", s.scoreRunId());
+    return m;
+  }
+
+  private static Map<String, Object> accuracyLine(AccuracySummary.Line l) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("run_id", l.runId());
+    m.put("benchmark", l.benchmark());
+    m.put("subset", l.subset());
+    m.put("setting", l.setting());
+    m.put("model", l.model());
+    m.put("accuracy", l.accuracy().value());
+    m.put(
+        "accuracy_attempted", l.accuracyAttempted() == null ? null : l.accuracyAttempted().value());
+    m.put("parse_rate", l.parseRate() == null ? null : l.parseRate().value());
+    Long parsed = null;
+    if (l.accuracyAttempted() != null) {
+      parsed = l.accuracyAttempted().n();
+    } else if (l.parseRate() != null) {
+      // A parse rate without an attempted accuracy: nothing parsed.
+      parsed = 0L;
+    }
+    m.put("n_parsed", parsed);
     return m;
   }
 
@@ -155,6 +180,8 @@ public final class ReportJson {
     m.put("spark_version", r.sparkVersion());
     m.put("config_hash", r.configHash());
     m.put("config_json", r.configJson());
+    m.put("add_bos", AccuracySummary.addBos(r));
+    m.put("bos_token_id", AccuracySummary.bosTokenId(r));
     return m;
   }
 

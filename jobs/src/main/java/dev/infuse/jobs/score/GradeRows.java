@@ -87,6 +87,9 @@ final class GradeRows implements FlatMapFunction<Iterator<Row>, Row> {
           .add("status", DataTypes.StringType, false)
           .add("correct", DataTypes.BooleanType, true)
           .add("acc_norm", DataTypes.BooleanType, true)
+          // Whether the answer job extracted an answer (predictions.parsed_answer not null): the
+          // attempts of accuracy_attempted and parse_rate.
+          .add("parsed", DataTypes.BooleanType, false)
           .add("grader", DataTypes.StringType, true)
           .add("question", DataTypes.StringType, true)
           .add("gold", DataTypes.StringType, true)
@@ -240,6 +243,7 @@ final class GradeRows implements FlatMapFunction<Iterator<Row>, Row> {
           status,
           correct,
           accNorm,
+          !p.isNullAt(p.fieldIndex("parsed_answer")),
           grader,
           p.getAs("question"),
           p.getAs("gold"),

@@ -108,6 +108,11 @@ public record ScoreConfig(
   public enum Metric {
     /** The share of questions answered right. */
     ACCURACY,
+    /**
+     * The share of the questions whose answer parsed that were answered right (EntiGraph's
+     * overall_accuracy).
+     */
+    ACCURACY_ATTEMPTED,
     /** For loglikelihood runs: the option with the best log-likelihood per character. */
     ACC_NORM;
 
@@ -176,7 +181,8 @@ public record ScoreConfig(
           "scaling_setting: got nothing, expected closed_book, rag, trained or trained_rag");
     }
     if (scalingMetric == null) {
-      problems.add("scaling_metric: got nothing, expected accuracy or acc_norm");
+      problems.add(
+          "scaling_metric: got nothing, expected accuracy, accuracy_attempted or acc_norm");
     }
     if (scalingTokens == null) {
       problems.add("scaling_tokens: got nothing, expected unique or seen");

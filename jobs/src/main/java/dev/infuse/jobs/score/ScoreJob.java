@@ -77,6 +77,17 @@ public final class ScoreJob {
   public static final String NAME = "score";
   public static final String ACCURACY = "accuracy";
   public static final String ACC_NORM = "acc_norm";
+
+  /**
+   * Correct / parsed: accuracy over the predictions whose answer parsed (predictions.parsed_answer
+   * not null), EntiGraph's {@code overall_accuracy} ({@code _attempts_stats}). No row where nothing
+   * parsed (EntiGraph: NaN).
+   */
+  public static final String ACCURACY_ATTEMPTED = "accuracy_attempted";
+
+  /** Parsed / all: the share of predictions whose answer parsed (EntiGraph's attempt rate). */
+  public static final String PARSE_RATE = "parse_rate";
+
   public static final String ALL = "all";
 
   static final StructType METRIC_VALUE =
@@ -109,7 +120,8 @@ public final class ScoreJob {
     Dataset<Row> predictions = warehouse.read("predictions");
     List<String> runs = runsToScore(predictions);
     predictions = predictions.filter(col("run_id").isin(runs.toArray()));
-    Dataset<Row> joined = join(predictions, warehouse.read("questions"));
+    EntigraphTest entigraph = EntigraphTest.of(warehouse);
+    Dataset<Row> joined = join(predictions, entigraph.addSubset(warehouse.read("questions")));
 
     Dataset<Row> first =
         spark
@@ -131,6 +143,7 @@ public final class ScoreJob {
       details.putAll(LlmCallRunner.details(judged.outcome()));
     }
     details.put("judge.requested", judged.requested());
+    details.putAll(entigraph.details());
     try {
       Map<String, Long> byStatus = new HashMap<>();
       for (Row r : graded.groupBy("status", "grader").count().collectAsList()) {
@@ -177,6 +190,7 @@ public final class ScoreJob {
       details.put("quarantine.inserted", quarantine.inserted());
       RunCounts counts = new RunCounts(read, gradedCount, rejected, details);
       print(scoreRows, comparisonRows, read, gradedCount, rejected, write, judged.outcome());
+      entigraph.print(run.out());
       return LlmFailures.check(
           NAME,
           "judge calls",
@@ -419,20 +433,29 @@ public final class ScoreJob {
   }
 
   /**
-   * One row per graded prediction, metric and subset: {@code accuracy} (and {@code acc_norm} where
-   * it was computed) as 0/1, under {@code all} and each of the question's subsets.
+   * One row per graded prediction, metric and subset, under {@code all} and each of the question's
+   * subsets: {@code accuracy} and {@code parse_rate} as 0/1 for every prediction, {@code
+   * accuracy_attempted} (0/1) for those whose answer parsed, and {@code acc_norm} where it was
+   * computed. The mean of each is the score: correct / all, parsed / all, correct / parsed.
    */
   static Dataset<Row> metricRows(Dataset<Row> graded) {
-    Column accuracy =
-        struct(lit(ACCURACY).as("metric"), when(col("correct"), 1.0).otherwise(0.0).as("value"));
+    Column correct = when(col("correct"), 1.0).otherwise(0.0);
+    Column accuracy = struct(lit(ACCURACY).as("metric"), correct.as("value"));
+    Column parseRate =
+        struct(lit(PARSE_RATE).as("metric"), when(col("parsed"), 1.0).otherwise(0.0).as("value"));
+    Column attempted = struct(lit(ACCURACY_ATTEMPTED).as("metric"), correct.as("value"));
     Column accNorm =
         struct(lit(ACC_NORM).as("metric"), when(col("acc_norm"), 1.0).otherwise(0.0).as("value"));
     return graded
         .withColumn(
             "m",
             explode(
-                when(col("acc_norm").isNull(), array(accuracy))
-                    .otherwise(array(accuracy, accNorm))))
+                array(
+                    accuracy,
+                    parseRate,
+                    when(col("parsed"), attempted),
+                    when(col("acc_norm").isNotNull(), accNorm))))
+        .filter(col("m").isNotNull())
         .withColumn("subset", explode(array_union(array(lit(ALL)), col("subsets"))))
         .select(
             col("run_id"),

@@ -246,7 +246,8 @@ class ScoreJobTest {
       double byHand = 137 / 729.0;
       assertThat(cmp.<Double>getAs("p_value"))
           .isCloseTo(byHand, within(4 * Math.sqrt(byHand * (1 - byHand) / 500)));
-      assertThat(w.read("score_comparisons").filter("subset = 'difficult'").count()).isEqualTo(1);
+      // accuracy, accuracy_attempted and parse_rate: the metrics both runs have.
+      assertThat(w.read("score_comparisons").filter("subset = 'difficult'").count()).isEqualTo(3);
 
       // A rerun judges nothing again (llm_calls) and writes the same numbers (seeded), under its
       // own score_run_id.
@@ -338,9 +339,9 @@ class ScoreJobTest {
     } finally {
       SPARK.conf().set("spark.sql.shuffle.partitions", shufflePartitions);
     }
-    // scores: accuracy and acc_norm of rag, accuracy of trained, under all and difficult;
-    // score_comparisons: accuracy under all and difficult.
-    Map<String, Integer> rows = Map.of("scores", 6, "score_comparisons", 2);
+    // scores: accuracy, accuracy_attempted, parse_rate and acc_norm of rag, the first three of
+    // trained, under all and difficult; score_comparisons: the three they share, under both.
+    Map<String, Integer> rows = Map.of("scores", 14, "score_comparisons", 6);
     rows.forEach(
         (table, count) -> {
           List<Row> a = withoutScoreRunId(ordered, table);

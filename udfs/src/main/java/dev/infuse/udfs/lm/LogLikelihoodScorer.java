@@ -19,9 +19,12 @@ import java.util.Objects;
  * <p>Tokenization follows the harness's {@code _encode_pair}: trailing whitespace of the context
  * moves to the front of the continuation; the continuation's tokens are those of {@code
  * encode(context + continuation)} after the first {@code len(encode(context))}; an empty context is
- * the EOS token. Encoding adds no special tokens. The model input is {@code (context +
- * continuation)[-(contextLength + 1):][:-1]}: a long context keeps its last tokens. Requests are
- * batched (left-padded, positions from 0 in each row) and scored without a KV cache.
+ * the EOS token. Encoding adds no special tokens, unless a BOS id is given ({@link AddBos}, the
+ * harness from v0.4.9.2): then both encodings start with BOS (never twice), so the context gains it
+ * and the continuation's tokens are unchanged, and an empty context is {@code [BOS]} (a
+ * continuation that starts with BOS gives its BOS to the context). The model input is {@code
+ * (context + continuation)[-(contextLength + 1):][:-1]}: a long context keeps its last tokens.
+ * Requests are batched (left-padded, positions from 0 in each row) and scored without a KV cache.
  *
  * <p>Thread-safe if the model is.
  */
@@ -31,12 +34,32 @@ public final class LogLikelihoodScorer {
 
   private final CausalLm model;
   private final int maxBatchRows;
+  private final Integer bos;
 
   /**
+   * Without BOS (the harness before v0.4.9.2).
+   *
    * @param maxBatchRows the most requests scored in one forward call
    */
   public LogLikelihoodScorer(CausalLm model, int maxBatchRows) {
+    this(model, maxBatchRows, null);
+  }
+
+  /**
+   * @param maxBatchRows the most requests scored in one forward call
+   * @param bosTokenId the BOS put before every context ({@link AddBos#resolve}); null for none
+   */
+  public LogLikelihoodScorer(CausalLm model, int maxBatchRows, Integer bosTokenId) {
     this.model = Objects.requireNonNull(model, "model");
+    if (bosTokenId != null && (bosTokenId < 0 || bosTokenId >= model.config().vocabSize())) {
+      throw new IllegalArgumentException(
+          "BOS token id: got "
+              + bosTokenId
+              + ", expected 0.."
+              + (model.config().vocabSize() - 1)
+              + " (the model's vocabulary)");
+    }
+    this.bos = bosTokenId;
     if (maxBatchRows < 1) {
       throw new IllegalArgumentException(
           "max batch rows: got " + maxBatchRows + ", expected 1 or more");
@@ -102,7 +125,14 @@ public final class LogLikelihoodScorer {
     String continuation = request.continuation();
     long[] contextIds;
     long[] continuationIds;
-    if (context.isEmpty()) {
+    if (context.isEmpty() && bos != null) {
+      continuationIds = encode(continuation);
+      // The harness's loglikelihood(): reuse a leading BOS of the continuation as the context.
+      if (continuationIds.length > 0 && continuationIds[0] == bos) {
+        continuationIds = Arrays.copyOfRange(continuationIds, 1, continuationIds.length);
+      }
+      contextIds = new long[] {bos};
+    } else if (context.isEmpty()) {
       contextIds = new long[] {model.config().eosTokenId()};
       continuationIds = encode(continuation);
     } else {
@@ -112,8 +142,8 @@ public final class LogLikelihoodScorer {
       }
       continuation = context.substring(end) + continuation;
       context = context.substring(0, end);
-      long[] whole = encode(context + continuation);
-      contextIds = encode(context);
+      long[] whole = withBos(encode(context + continuation));
+      contextIds = withBos(encode(context));
       continuationIds =
           Arrays.copyOfRange(whole, Math.min(contextIds.length, whole.length), whole.length);
     }
@@ -152,6 +182,22 @@ public final class LogLikelihoodScorer {
 
   private long[] encode(String text) {
     return TokenIds.encode(model.tokenizer(), text);
+  }
+
+  /** The BOS before {@code ids}, unless there is none to add or the text already starts with it. */
+  private long[] withBos(long[] ids) {
+    if (bos == null || ids.length > 0 && ids[0] == bos) {
+      return ids;
+    }
+    long[] out = new long[ids.length + 1];
+    out[0] = bos;
+    System.arraycopy(ids, 0, out, 1, ids.length);
+    return out;
+  }
+
+  /** The BOS put before every context; null for none. */
+  public Integer bosTokenId() {
+    return bos;
   }
 
   /**
