@@ -56,7 +56,8 @@ import scala.Tuple2;
  *   <li>Remove exact and near duplicates ({@link NearDuplicates}); drops go to {@code
  *       shard_dedup_drops}.
  *   <li>Decontaminate against the {@code questions} table ({@link Decontamination}); every hit goes
- *       to {@code decontamination_hits}. A QA pair whose text was shortened trains as a plain text.
+ *       to {@code decontamination_hits} with what it did. Quotes of a question's own document are
+ *       exempt in its corpus; a cut text's clean pieces train as separate plain texts.
  *   <li>Tokenize on the executors; texts without a token go to quarantine.
  *   <li>Plan the mixture on the tokens left ({@link MixturePlanner}) and sample it statelessly
  *       ({@link SampledRows}): each repetition of a text gets a shard and a place in that shard's
@@ -202,7 +203,12 @@ public final class BuildShardsJob {
     Dataset<Row> decontaminationOutcomes = null;
     if (plan.questions() != null) {
       Decontamination.Result decontamination =
-          Decontamination.apply(kept, plan.questions(), options.decontamination().settings());
+          Decontamination.apply(
+              kept,
+              plan.questions(),
+              // Where the questions' quotes of their own source document are found.
+              run.warehouse().exists("documents") ? run.warehouse().read("documents") : null,
+              options.decontamination().settings());
       Dataset<Row> scanned = persist(release, decontamination.scanned());
       decontaminationOutcomes =
           scanned.groupBy(col("source"), col(DecontaminationRows.OUTCOME)).count();

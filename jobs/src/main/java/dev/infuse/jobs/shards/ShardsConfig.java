@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.infuse.jobs.config.ConfigSection;
 import dev.infuse.udfs.decontam.DecontaminationMode;
 import dev.infuse.udfs.decontam.DecontaminationSettings;
+import dev.infuse.udfs.decontam.SourceQuotes;
 import dev.infuse.udfs.dedup.DedupConfig;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,9 +48,11 @@ public record ShardsConfig(
 
   /**
    * {@code shards.decontamination}: n-gram decontamination against the {@code questions} table.
+   * {@link DecontaminationSettings} documents each setting and its default.
    *
    * @param benchmarks the benchmarks to protect; empty for every benchmark in {@code questions}
    * @param mode remove_span or drop_row
+   * @param sourceQuotes exempt_in_corpus, exempt_everywhere or not_exempt
    */
   public record Decontamination(
       boolean enabled,
@@ -57,14 +60,31 @@ public record ShardsConfig(
       int ngramWords,
       int minShortWords,
       DecontaminationMode mode,
-      int marginChars) {
+      int marginChars,
+      SourceQuotes sourceQuotes,
+      int tooDirtyCutoff,
+      int minPieceChars) {
     /** What the decontaminator takes; valid once the section has no problems. */
     public DecontaminationSettings settings() {
-      return new DecontaminationSettings(ngramWords, minShortWords, mode, marginChars);
+      return new DecontaminationSettings(
+          ngramWords,
+          minShortWords,
+          mode,
+          marginChars,
+          sourceQuotes,
+          tooDirtyCutoff,
+          minPieceChars);
     }
 
     List<String> problems() {
-      return DecontaminationSettings.problems(ngramWords, minShortWords, mode, marginChars);
+      return DecontaminationSettings.problems(
+          ngramWords,
+          minShortWords,
+          mode,
+          marginChars,
+          sourceQuotes,
+          tooDirtyCutoff,
+          minPieceChars);
     }
   }
 

@@ -98,7 +98,9 @@ class BuildShardsJobTest {
       for (int i = 0; i < 6; i++) {
         String text = words(random, 60 + 7 * i);
         if (kind.equals("rephrase") && i == 0) {
-          text = words(random, 40) + " " + PLANTED_QUESTION + " " + words(random, 40);
+          // Long enough on both sides that each keeps a clean piece of 200 characters past the
+          // 200-character margin.
+          text = words(random, 80) + " " + PLANTED_QUESTION + " " + words(random, 80);
         }
         synthetic.add(
             RowFactory.create(
@@ -295,7 +297,8 @@ class BuildShardsJobTest {
         .allSatisfy(r -> assertThat(r.<String>getAs("kept_row_key")).isEqualTo("documents/t:d01"));
     assertThat(stats.get("sources").get("documents").get("rows_tokenized").asLong()).isEqualTo(8);
 
-    // The planted benchmark question is cut out of the rephrase and the cut is logged.
+    // The planted benchmark question is cut out of the rephrase and the cut is logged; the two
+    // clean pieces around it train as two texts.
     List<Row> hits =
         w.read("decontamination_hits").filter("output LIKE '%out/main'").collectAsList();
     assertThat(hits)
@@ -304,8 +307,17 @@ class BuildShardsJobTest {
             hit -> {
               assertThat(hit.<String>getAs("row_key")).isEqualTo("synthetic_docs.rephrase/s00");
               assertThat(hit.<String>getAs("question_id")).isEqualTo("quality:q1");
-              assertThat(hit.<String>getAs("action")).isEqualTo("remove_span");
+              assertThat(hit.<String>getAs("action")).isEqualTo("cut");
             });
+    assertThat(
+            stats
+                .get("sources")
+                .get("synthetic_docs.rephrase")
+                .get("decontamination_shortened")
+                .asLong())
+        .isEqualTo(1);
+    assertThat(stats.get("sources").get("synthetic_docs.rephrase").get("rows_tokenized").asLong())
+        .isEqualTo(7);
     try (Stream<Path> files = Files.list(out.resolve("jsonl"))) {
       for (Path file : files.filter(f -> f.toString().endsWith(".jsonl")).toList()) {
         assertThat(Files.readString(file)).doesNotContain("harbor master closed the northern gate");

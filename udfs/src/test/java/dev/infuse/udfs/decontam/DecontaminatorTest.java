@@ -60,38 +60,46 @@ class DecontaminatorTest {
   @Test
   void removeSpanCutsTheQuestionAndItsMarginMergingOverlappingHits() {
     String document = PROSE + " " + QUESTION + " " + PROSE;
-    DecontaminationSettings settings = DecontaminationSettings.defaults().withMarginChars(0);
+    DecontaminationSettings settings =
+        DecontaminationSettings.defaults().withMarginChars(0).withMinPieceChars(1);
     DecontaminatedText result = decontaminator(settings).clean(document);
 
     assertThat(result.outcome()).isEqualTo(DecontaminatedText.Outcome.SHORTENED);
-    assertThat(result.hits()).hasSize(5);
-    // Five overlapping 13-word windows merge into one cut: exactly the question's words.
-    assertThat(result.removed())
-        .containsExactly(new CharSpan(document.indexOf("Why"), document.indexOf("? The")));
-    assertThat(result.text()).isEqualTo(PROSE + " ? " + PROSE);
+    assertThat(result.hits())
+        .hasSize(5)
+        .allSatisfy(hit -> assertThat(hit.action()).isEqualTo(DecontaminatedText.Action.CUT));
+    // Five overlapping 13-word windows merge into one cut: exactly the question's words, its "?"
+    // included (it belongs to the last word). The pieces on either side stay separate texts.
+    assertThat(result.pieces()).containsExactly(PROSE, PROSE);
+    assertThat(result.kept())
+        .containsExactly(
+            new CharSpan(0, PROSE.length()),
+            new CharSpan(document.length() - PROSE.length(), document.length()));
+    assertThat(result.removedChars(document)).isEqualTo(QUESTION.length() + 2);
   }
 
   @Test
   void marginWidensToWholeWordsAndClampsToTheText() {
     String document = PROSE + " " + QUESTION + " " + PROSE;
     DecontaminatedText result =
-        decontaminator(DecontaminationSettings.defaults().withMarginChars(10)).clean(document);
+        decontaminator(DecontaminationSettings.defaults().withMarginChars(10).withMinPieceChars(1))
+            .clean(document);
 
     // 10 characters before "Why" land inside "library" (of "library wing. ") → widened back to its
-    // start.
-    String left = document.substring(0, result.removed().get(0).start());
-    assertThat(left).isEqualTo(PROSE.substring(0, PROSE.indexOf("library")));
-    assertThat(result.text())
-        .doesNotContain("narrator")
-        .startsWith("The committee")
-        .endsWith("library wing.");
-    assertThat(result.text()).doesNotContainPattern("[a-z][A-Z]");
+    // start; 10 after the question's end land inside "committee" → widened to its end.
+    assertThat(result.pieces())
+        .containsExactly(
+            PROSE.substring(0, PROSE.indexOf(" library")),
+            PROSE.substring(PROSE.indexOf("met on")));
 
     DecontaminatedText wide =
         decontaminator(DecontaminationSettings.defaults().withMarginChars(500))
             .clean(PROSE + " " + QUESTION);
     assertThat(wide.outcome()).isEqualTo(DecontaminatedText.Outcome.EMPTIED);
-    assertThat(wide.text()).isNull();
+    assertThat(wide.pieces()).isEmpty();
+    assertThat(wide.hits())
+        .allSatisfy(
+            hit -> assertThat(hit.action()).isEqualTo(DecontaminatedText.Action.DROPPED_NO_PIECE));
   }
 
   @Test
@@ -99,12 +107,13 @@ class DecontaminatorTest {
     String option = "Because the doctor told him he would not survive another winter";
     String document = QUESTION + " " + PROSE + " " + PROSE + " " + option + " and so on.";
     DecontaminatedText result =
-        decontaminator(DecontaminationSettings.defaults().withMarginChars(0)).clean(document);
+        decontaminator(DecontaminationSettings.defaults().withMarginChars(0).withMinPieceChars(1))
+            .clean(document);
 
-    assertThat(result.removed()).hasSize(2);
-    assertThat(result.text()).isEqualTo("? " + PROSE + " " + PROSE + "  and so on.");
+    assertThat(result.pieces()).containsExactly(PROSE + " " + PROSE, "and so on.");
     // The 11-word gold option is a short text (>= 8 words): its one whole-text n-gram matched.
     assertThat(result.hits())
+        .extracting(DecontaminatedText.Logged::hit)
         .filteredOn(hit -> hit.ngram().startsWith("because the doctor"))
         .singleElement()
         .satisfies(
@@ -118,7 +127,8 @@ class DecontaminatorTest {
     DecontaminatedText result = decontaminator(DecontaminationSettings.defaults()).clean(document);
 
     assertThat(result.outcome()).isEqualTo(DecontaminatedText.Outcome.UNCHANGED);
-    assertThat(result.text()).isSameAs(document);
+    assertThat(result.pieces()).containsExactly(document);
+    assertThat(result.pieces().get(0)).isSameAs(document);
     assertThat(result.hits()).isEmpty();
     assertThat(decontaminator(DecontaminationSettings.defaults()).clean(null).outcome())
         .isEqualTo(DecontaminatedText.Outcome.UNCHANGED);
@@ -146,24 +156,276 @@ class DecontaminatorTest {
             .clean(document);
 
     assertThat(result.outcome()).isEqualTo(DecontaminatedText.Outcome.DROPPED);
-    assertThat(result.outcome().action()).isEqualTo("drop_row");
-    assertThat(result.text()).isNull();
+    assertThat(result.outcome().action().id()).isEqualTo("dropped_row");
+    assertThat(result.pieces()).isEmpty();
+    assertThat(result.removedChars(document)).isEqualTo(document.length());
     assertThat(result.hits())
         .isNotEmpty()
-        .extracting(ContaminationHit::questionId)
+        .extracting(logged -> logged.hit().questionId())
         .containsOnly("gsm8k:7");
   }
 
   @Test
   void normalisationIgnoresCaseWidthAndPunctuation() {
-    List<NormalizedWords.Word> words = NormalizedWords.of("Ｆｉｒｅ, FIRE! fire's");
+    List<NormalizedWords.Word> words =
+        NormalizedWords.of("Ｆｉｒｅ, FIRE! “fire's” U.S. well-known -- …\u00a0x");
+    // As the Janitor does, punctuation inside a word is deleted, not split on; a run of only
+    // punctuation is no word; a no-break space separates.
     assertThat(words)
         .extracting(NormalizedWords.Word::text)
-        .containsExactly("fire", "fire", "fire", "s");
+        .containsExactly("fire", "fire", "fires", "us", "wellknown", "x");
     assertThat(words.get(0)).isEqualTo(new NormalizedWords.Word("fire", 0, 4));
+    // Offsets cover the first to the last kept character, not the quotes around them.
+    assertThat(words.get(2)).isEqualTo(new NormalizedWords.Word("fires", 13, 19));
 
     String punctuated = QUESTION.replace(" ", " -- ").replace("narrator", "Narrator,");
     assertThat(decontaminator(DecontaminationSettings.defaults()).scan(punctuated)).hasSize(5);
+    // "decide" written "de-cide" is still one word; split as "de cide" it is two, and no match.
+    assertThat(
+            decontaminator(DecontaminationSettings.defaults())
+                .scan(QUESTION.replace("decide", "de-cide")))
+        .hasSize(5);
+    assertThat(
+            decontaminator(DecontaminationSettings.defaults())
+                .scan(QUESTION.replace("decide", "de cide")))
+        .isEmpty();
+  }
+
+  // A QuALITY-like article and two questions about it: one quotes it, one does not.
+  private static final String QUOTE =
+      "the oxygen recyclers on the northern dome failed three times during the long winter";
+  private static final String ARTICLE =
+      "Nobody on the colony spoke of leaving. But "
+          + QUOTE
+          + ", and by spring the mayor had stopped holding meetings at all.";
+  private static final BenchmarkQuestion QUOTING =
+      new BenchmarkQuestion(
+          "quality:a1-q1",
+          "What does the narrator mean when he writes that \"" + QUOTE + "\"?",
+          List.of("The colony is doomed", "The mayor lied", "Winter is long", "Nothing"),
+          "A",
+          0,
+          "mcq",
+          "quality:a1");
+  private static final BenchmarkQuestion NOT_QUOTING =
+      new BenchmarkQuestion(
+          MARS.questionId(),
+          MARS.question(),
+          MARS.options(),
+          MARS.gold(),
+          MARS.goldIndex(),
+          MARS.answerType(),
+          "quality:a1");
+
+  /** The index of QUOTING and NOT_QUOTING with the quotes of quality:a1 marked. */
+  private static Decontaminator aboutTheArticle(DecontaminationSettings settings) {
+    BenchmarkNgramIndex index = BenchmarkNgramIndex.build(List.of(QUOTING, NOT_QUOTING), settings);
+    return new Decontaminator(
+        index.withSourceQuotes(index.sourceQuotePairs("quality:a1", ARTICLE)), settings);
+  }
+
+  @Test
+  void sourceQuotesAreFoundOnlyInTheQuestionsOwnDocument() {
+    DecontaminationSettings settings = DecontaminationSettings.defaults();
+    BenchmarkNgramIndex index = BenchmarkNgramIndex.build(List.of(QUOTING, NOT_QUOTING), settings);
+
+    // The quote has 14 words: two 13-grams, both of QUOTING's question text, both in the article.
+    assertThat(index.sourceQuotePairs("quality:a1", ARTICLE)).hasSize(2);
+    // The same text as another document is no quote of these questions.
+    assertThat(index.sourceQuotePairs("quality:a2", ARTICLE)).isEmpty();
+    assertThat(index.sourceQuotePairs(null, ARTICLE)).isEmpty();
+    assertThat(index.docIds()).containsExactly("quality:a1");
+    BenchmarkNgramIndex marked =
+        index.withSourceQuotes(index.sourceQuotePairs("quality:a1", ARTICLE));
+    assertThat(marked.sourceQuotes()).isEqualTo(2);
+    assertThat(index.sourceQuotes()).isZero();
+    assertThatThrownBy(() -> index.withSourceQuotes(new int[] {index.pairs()}))
+        .hasMessageContaining("source quote pair: got " + index.pairs());
+  }
+
+  @Test
+  void aQuoteOfTheSourceNeverCutsItsCorpusButAQuestionThatDoesNotQuoteStillDoes() {
+    Decontaminator decontaminator = aboutTheArticle(DecontaminationSettings.defaults());
+
+    // The article itself, and a rephrase generated from it (same corpus): untouched, hits logged.
+    DecontaminatedText article = decontaminator.clean(ARTICLE, "quality", null);
+    assertThat(article.outcome()).isEqualTo(DecontaminatedText.Outcome.UNCHANGED);
+    assertThat(article.pieces()).containsExactly(ARTICLE);
+    assertThat(article.hits())
+        .hasSize(2)
+        .allSatisfy(
+            hit -> {
+              assertThat(hit.action()).isEqualTo(DecontaminatedText.Action.EXEMPT_SOURCE_QUOTE);
+              assertThat(hit.hit().questionId()).isEqualTo("quality:a1-q1");
+              assertThat(hit.hit().sourceQuote()).isTrue();
+            });
+    String rephrase = "In simpler words: " + QUOTE.toUpperCase() + ". So they left.";
+    assertThat(decontaminator.clean(rephrase, "quality", null).outcome())
+        .isEqualTo(DecontaminatedText.Outcome.UNCHANGED);
+
+    // The question that does not quote the article cuts wherever it appears, its corpus included.
+    String leaked = PROSE + " " + MARS.question() + " " + PROSE;
+    DecontaminatedText inCorpus =
+        aboutTheArticle(DecontaminationSettings.defaults().withMarginChars(0).withMinPieceChars(1))
+            .clean(leaked, "quality", null);
+    assertThat(inCorpus.outcome()).isEqualTo(DecontaminatedText.Outcome.SHORTENED);
+    assertThat(inCorpus.pieces()).containsExactly(PROSE, PROSE);
+
+    // A quoting question copied whole still cuts: its words around the quote are no quote.
+    String copied = PROSE + " " + QUOTING.question() + " " + PROSE;
+    DecontaminatedText copy =
+        aboutTheArticle(DecontaminationSettings.defaults().withMarginChars(0).withMinPieceChars(1))
+            .clean(copied, "quality", null);
+    assertThat(copy.outcome()).isEqualTo(DecontaminatedText.Outcome.SHORTENED);
+    assertThat(copy.hits())
+        .extracting(DecontaminatedText.Logged::action)
+        .contains(DecontaminatedText.Action.CUT, DecontaminatedText.Action.EXEMPT_SOURCE_QUOTE);
+    assertThat(String.join(" ", copy.pieces())).doesNotContain("narrator mean");
+  }
+
+  @Test
+  void replayIsCutOnQuotesUnlessExemptEverywhereAndTodaysRuleCutsEverything() {
+    String replay = PROSE + " " + QUOTE + ". " + PROSE;
+    DecontaminationSettings cutting =
+        DecontaminationSettings.defaults().withMarginChars(0).withMinPieceChars(1);
+
+    // exempt_in_corpus (the default): replay, and another corpus, are still cut on every n-gram.
+    DecontaminatedText inReplay = aboutTheArticle(cutting).clean(replay);
+    assertThat(inReplay.outcome()).isEqualTo(DecontaminatedText.Outcome.SHORTENED);
+    assertThat(inReplay.hits())
+        .extracting(DecontaminatedText.Logged::action)
+        .containsOnly(DecontaminatedText.Action.CUT);
+    assertThat(aboutTheArticle(cutting).clean(replay, "financebench", null).outcome())
+        .isEqualTo(DecontaminatedText.Outcome.SHORTENED);
+
+    // exempt_everywhere: a quote of the source is corpus text wherever it is.
+    DecontaminatedText everywhere =
+        aboutTheArticle(cutting.withSourceQuotes(SourceQuotes.EXEMPT_EVERYWHERE)).clean(replay);
+    assertThat(everywhere.outcome()).isEqualTo(DecontaminatedText.Outcome.UNCHANGED);
+    assertThat(everywhere.hits())
+        .extracting(DecontaminatedText.Logged::action)
+        .containsOnly(DecontaminatedText.Action.EXEMPT_SOURCE_QUOTE);
+
+    // not_exempt: the article itself is cut, as before quotes were told apart.
+    assertThat(
+            aboutTheArticle(cutting.withSourceQuotes(SourceQuotes.NOT_EXEMPT))
+                .clean(ARTICLE, "quality", null)
+                .outcome())
+        .isEqualTo(DecontaminatedText.Outcome.SHORTENED);
+  }
+
+  @Test
+  void moreThanTenContaminatedNgramsDropTheTextWhole() {
+    // The 17-word question gives 5 windows; twice is 10 (not more than 10), three times is 15.
+    String twice = QUESTION + " " + PROSE.repeat(8) + " " + QUESTION + " " + PROSE.repeat(8);
+    String thrice = twice + " " + QUESTION;
+    Decontaminator janitor = decontaminator(DecontaminationSettings.defaults());
+
+    assertThat(janitor.clean(twice).outcome()).isEqualTo(DecontaminatedText.Outcome.SHORTENED);
+    DecontaminatedText dirty = janitor.clean(thrice);
+    assertThat(dirty.outcome()).isEqualTo(DecontaminatedText.Outcome.TOO_DIRTY);
+    assertThat(dirty.pieces()).isEmpty();
+    assertThat(dirty.hits())
+        .hasSize(15)
+        .allSatisfy(
+            hit -> assertThat(hit.action()).isEqualTo(DecontaminatedText.Action.DROPPED_TOO_DIRTY));
+    // The cutoff is a setting.
+    assertThat(
+            decontaminator(DecontaminationSettings.defaults().withTooDirtyCutoff(15))
+                .clean(thrice)
+                .outcome())
+        .isEqualTo(DecontaminatedText.Outcome.SHORTENED);
+  }
+
+  @Test
+  void cleanPiecesUnder200CharactersAreDroppedAndTheRestStaySeparate() {
+    String longPiece = PROSE.repeat(3).trim();
+    String shortPiece = PROSE.substring(0, 60);
+    String option = "Because the doctor told him he would not survive another winter";
+    String document =
+        longPiece + " " + QUESTION + " " + shortPiece + " " + option + " " + longPiece;
+    DecontaminatedText result =
+        decontaminator(DecontaminationSettings.defaults().withMarginChars(0)).clean(document);
+
+    assertThat(longPiece.length()).isGreaterThanOrEqualTo(200);
+    assertThat(result.outcome()).isEqualTo(DecontaminatedText.Outcome.SHORTENED);
+    // The 60-character piece between the two questions is gone; the long ones are two texts.
+    assertThat(result.pieces()).containsExactly(longPiece, longPiece);
+    assertThat(result.removedChars(document)).isEqualTo(document.length() - 2 * longPiece.length());
+
+    // A piece of exactly min_piece_chars stays; one character less and it goes.
+    String exact = "x".repeat(199) + ".";
+    assertThat(
+            decontaminator(DecontaminationSettings.defaults().withMarginChars(0))
+                .clean(exact + " " + QUESTION)
+                .pieces())
+        .containsExactly(exact);
+    assertThat(
+            decontaminator(DecontaminationSettings.defaults().withMarginChars(0))
+                .clean(exact.substring(1) + " " + QUESTION)
+                .outcome())
+        .isEqualTo(DecontaminatedText.Outcome.EMPTIED);
+  }
+
+  @Test
+  void syntheticQaAskingABenchmarkQuestionIsDropped() {
+    Decontaminator decontaminator = aboutTheArticle(DecontaminationSettings.defaults());
+    String prefix = "Question: ";
+
+    // Its question holds 13-grams of a benchmark question: dropped, hits logged as such.
+    String asks = prefix + MARS.question() + "\nAnswer: Because of the winter.";
+    DecontaminatedText copied =
+        decontaminator.clean(
+            asks,
+            "quality",
+            new CharSpan(prefix.length(), prefix.length() + MARS.question().length()));
+    assertThat(copied.outcome()).isEqualTo(DecontaminatedText.Outcome.SYNTHETIC_QA);
+    assertThat(copied.pieces()).isEmpty();
+    assertThat(copied.hits())
+        .isNotEmpty()
+        .allSatisfy(
+            hit ->
+                assertThat(hit.action()).isEqualTo(DecontaminatedText.Action.DROPPED_SYNTHETIC_QA));
+
+    // A short question (under min_short_words, so no n-gram) equal after normalisation: dropped.
+    BenchmarkQuestion shortQuestion =
+        new BenchmarkQuestion(
+            "quality:a1-q3", "Who is Dr. Vance?", null, null, null, "free", "quality:a1");
+    DecontaminationSettings settings = DecontaminationSettings.defaults();
+    Decontaminator withShort =
+        new Decontaminator(BenchmarkNgramIndex.build(List.of(shortQuestion), settings), settings);
+    String pair = prefix + "who is dr vance" + "\nAnswer: The colony's doctor.";
+    DecontaminatedText equal =
+        withShort.clean(pair, "quality", new CharSpan(prefix.length(), prefix.length() + 15));
+    assertThat(equal.outcome()).isEqualTo(DecontaminatedText.Outcome.SYNTHETIC_QA);
+    assertThat(equal.hits())
+        .singleElement()
+        .satisfies(
+            hit -> {
+              assertThat(hit.hit().questionId()).isEqualTo("quality:a1-q3");
+              assertThat(hit.hit().ngram()).isEqualTo("who is dr vance");
+              assertThat(pair.substring(hit.hit().charStart(), hit.hit().charEnd()))
+                  .isEqualTo("who is dr vance");
+            });
+    // The same words in a plain text are no n-gram: untouched.
+    assertThat(withShort.clean(pair).outcome()).isEqualTo(DecontaminatedText.Outcome.UNCHANGED);
+
+    // A synthetic question that quotes the article, as the benchmark question does: kept.
+    String quoting = prefix + "What failed? " + QUOTE + "\nAnswer: The recyclers.";
+    assertThat(
+            decontaminator
+                .clean(quoting, "quality", new CharSpan(prefix.length(), quoting.indexOf("\n")))
+                .outcome())
+        .isEqualTo(DecontaminatedText.Outcome.UNCHANGED);
+
+    // A benchmark option (not the question) in the synthetic question: cut like any text, not
+    // dropped as a copied question.
+    String option = "Because the doctor told him he would not survive another winter";
+    String withOption = prefix + "Why? " + option + "\nAnswer: " + PROSE.repeat(6);
+    DecontaminatedText optionHit =
+        decontaminator.clean(
+            withOption, "quality", new CharSpan(prefix.length(), withOption.indexOf("\n")));
+    assertThat(optionHit.outcome()).isEqualTo(DecontaminatedText.Outcome.SHORTENED);
   }
 
   @Test
@@ -190,10 +452,19 @@ class DecontaminatorTest {
   void badSettingsNameTheOption() {
     assertThatThrownBy(() -> DecontaminationMode.fromName("cut"))
         .hasMessage("got cut, expected remove_span or drop_row");
-    assertThatThrownBy(() -> new DecontaminationSettings(0, 1, DecontaminationMode.DROP_ROW, 0))
-        .hasMessageContaining("ngram_words");
-    assertThatThrownBy(() -> new DecontaminationSettings(13, 8, DecontaminationMode.DROP_ROW, -1))
-        .hasMessageContaining("margin_chars");
+    assertThatThrownBy(() -> SourceQuotes.fromName("exempt"))
+        .hasMessageStartingWith(
+            "got exempt, expected exempt_in_corpus, exempt_everywhere or not_exempt");
+    DecontaminationSettings defaults = DecontaminationSettings.defaults();
+    assertThatThrownBy(() -> defaults.withNgramWords(0)).hasMessageContaining("ngram_words");
+    assertThatThrownBy(() -> defaults.withMarginChars(-1))
+        .hasMessageContaining("margin_chars: got -1, expected >= 0");
+    assertThatThrownBy(() -> defaults.withTooDirtyCutoff(-1))
+        .hasMessageContaining("too_dirty_cutoff: got -1, expected >= 0");
+    assertThatThrownBy(() -> defaults.withMinPieceChars(0))
+        .hasMessageContaining("min_piece_chars: got 0, expected >= 1");
+    assertThatThrownBy(() -> defaults.withSourceQuotes(null))
+        .hasMessageContaining("source_quotes: missing");
   }
 
   @Test
