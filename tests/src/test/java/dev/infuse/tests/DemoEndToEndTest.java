@@ -27,27 +27,36 @@ class DemoEndToEndTest {
     CliResult result = DemoWarehouse.firstRun();
     assertThat(result.out())
         .contains(
-            "== 1/25 ingest",
-            "== 2/25 chunk",
-            "== 3/25 embed",
-            "== 4/25 gen-qa",
-            "== 5/25 gen-docs",
-            "== 6/25 build-shards",
+            "== 1/29 ingest",
+            "== 2/29 chunk",
+            "== 3/29 embed",
+            "== 4/29 gen-qa",
+            "== 5/29 gen-docs",
+            "== 6/29 build-shards",
             "mix 20,000 tokens",
-            "== 8/25 build-shards",
-            "== 9/25 train",
-            "== 11/25 train",
-            "== 12/25 ask the largest model",
+            "== 8/29 build-shards",
+            "== 9/29 train",
+            "== 11/29 train",
+            "== 12/29 ask the largest model",
             "model (djl, greedy):",
             "by log-likelihood: acc picks",
             "dense retrieval for it",
-            "== 13/25 index",
-            "== 14/25 retrieve",
-            "== 15/25 answer: quality, rag",
-            "== 21/25 answer: quality, trained_rag, model models/tiny (",
-            "== 22/25 score",
-            "== 23/25 fit-scaling",
-            "== 25/25 report",
+            "== 13/29 index: chunks -> Lucene BM25 shards + dense vectors, rag.recipe default",
+            "== 14/29 retrieve: quality questions -> top-4 chunks (hybrid, auto scope), rag.recipe default",
+            "62 question(s) searched their own document (oracle document)",
+            "== 15/29 chunk: documents -> chunks (only new or changed documents), rag.recipe entigraph",
+            "== 16/29 index",
+            "== 17/29 retrieve: quality questions -> top-128 chunks (dense, corpus scope), rag.recipe"
+                + " entigraph",
+            "query template query/entigraph@v1",
+            "no reranker (retrieve.rerank is null)",
+            "== 18/29 answer: quality, rag, llm.backend extractive, rag.recipe default",
+            "== 19/29 answer: quality, rag, llm.backend extractive, rag.recipe entigraph",
+            "answer.reader few_shot_cot not used: embedding mode reads no chat prompt",
+            "== 25/29 answer: quality, trained_rag, model models/tiny (",
+            "== 26/29 score",
+            "== 27/29 fit-scaling",
+            "== 29/29 report",
             "report.html",
             "Evaluation (score run",
             "fit: accuracy = ",
@@ -79,7 +88,7 @@ class DemoEndToEndTest {
     assertThat(w.read("questions").count()).isEqualTo(62);
     assertThat(w.read("chunks").filter("n_tokens > 1024 OR n_tokens < 1").count()).isZero();
     assertThat(w.read("chunks").select("doc_id").distinct().count()).isEqualTo(5);
-    assertThat(w.read("runs").filter("status = 'succeeded'").count()).isEqualTo(24);
+    assertThat(w.read("runs").filter("status = 'succeeded'").count()).isEqualTo(28);
     // Three shard builds of one mixture at three token targets, each in three reconciled formats.
     assertThat(w.read("shard_manifest").select("output").distinct().count()).isEqualTo(3);
     assertThat(w.read("shard_manifest").select("format").distinct().count()).isEqualTo(3);
@@ -119,8 +128,49 @@ class DemoEndToEndTest {
                 .count())
         .isEqualTo(3);
     assertThat(w.read("scores").filter("metric = 'accuracy' AND subset = 'all'").count())
-        .isEqualTo(7);
-    assertThat(w.read("score_comparisons").count()).isEqualTo(2);
+        .isEqualTo(8);
+    // Both RAG recipes side by side: each with its own chunks and retrievals, and its rag run;
+    // trained_rag under the default recipe only (evaluate.rag_recipe_settings [rag]).
+    assertThat(
+            w
+                .read("chunks")
+                .groupBy("rag_recipe", "unit")
+                .count()
+                .orderBy("rag_recipe")
+                .collectAsList()
+                .stream()
+                .map(r -> r.getString(0) + "/" + r.getString(1))
+                .toList())
+        .containsExactly("default/tokens", "entigraph/chars");
+    assertThat(
+            w.read("chunks").filter("rag_recipe = 'entigraph' AND context_prefix IS NULL").count())
+        .isZero();
+    assertThat(
+            w.read("retrievals")
+                .filter("rag_recipe = 'entigraph'")
+                .join(
+                    w.read("chunks").filter("rag_recipe = 'entigraph'").select("chunk_id"),
+                    "chunk_id")
+                .count())
+        .isEqualTo(w.read("retrievals").filter("rag_recipe = 'entigraph'").count())
+        .isPositive();
+    assertThat(
+            w.read("retrievals").filter("rag_recipe = 'entigraph' AND scope <> 'corpus'").count())
+        .isZero();
+    assertThat(
+            w
+                .read("predictions")
+                .filter("setting LIKE '%rag'")
+                .groupBy("setting", "rag_recipe")
+                .count()
+                .orderBy("setting", "rag_recipe")
+                .collectAsList()
+                .stream()
+                .map(r -> r.getString(0) + "/" + r.getString(1) + "=" + r.getLong(2))
+                .toList())
+        .containsExactly("rag/default=62", "rag/entigraph=62", "trained_rag/default=186");
+    assertThat(w.read("score_comparisons").filter("metric = 'accuracy' AND subset = 'all'").count())
+        .isEqualTo(3);
     assertThat(
             w.read("scaling_fits")
                 .select("setting")
@@ -143,7 +193,29 @@ class DemoEndToEndTest {
         .isEqualTo(4);
     assertThat(w.read("llm_calls").filter("status <> 'succeeded'").count()).isZero();
 
-    assertThat(w.read("runs").count()).isEqualTo(24);
+    assertThat(w.read("runs").count()).isEqualTo(28);
+
+    // The report shows both recipes side by side, with what each one did.
+    String html;
+    try (var reports = java.nio.file.Files.walk(java.nio.file.Path.of(warehouse, "reports"))) {
+      java.nio.file.Path report =
+          reports.filter(p -> p.endsWith("report.html")).findFirst().orElseThrow();
+      html = java.nio.file.Files.readString(report);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    assertThat(html)
+        .contains(
+            "rag [default]",
+            "rag [entigraph]",
+            "id=\"rag-recipes-table\"",
+            "oracle document where a question has one",
+            "corpus: each question searches its benchmark&#39;s whole corpus",
+            "none: no reranker was given, so the recipe ran without one",
+            "1024 characters, split recursively",
+            "accuracy_attempted",
+            "unique synthetic tokens",
+            "recall@k is not measured for quality");
   }
 
   /**
