@@ -165,7 +165,10 @@ public final class LlmCallRunner {
                 ordered
                     ? new org.apache.spark.sql.Column[] {col(ORDER_COLUMN), col("call_key")}
                     : new org.apache.spark.sql.Column[] {col("call_key")})
-            .persist(StorageLevel.MEMORY_AND_DISK());
+            // Fixed now, not merely cached: each wave's merge into llm_calls invalidates cached
+            // plans that read it, and a recomputed pending set (without the keys just called)
+            // would shift every later wave's offset past requests that were never called.
+            .localCheckpoint(true);
     try {
       long requested = unique.count();
       long goalBefore = goal == null ? -1 : goal.initial();
