@@ -24,6 +24,25 @@ public final class GenDocsCommand extends JobCommand {
   @ConfigKey("gen_docs.kinds")
   List<String> kinds;
 
+  @Option(
+      names = "--entity-recipe",
+      paramLabel = "capped|entigraph",
+      description =
+          "Entity documents: capped singles, pairs and triples, or EntiGraph's summary, every"
+              + " entity, every pair and seeded triples.")
+  @ConfigKey("gen_docs.entity_recipe")
+  String entityRecipe;
+
+  @Option(
+      names = "--target-tokens",
+      paramLabel = "N",
+      description =
+          "Generate in waves until synthetic_docs holds N unique synthetic tokens for these"
+              + " sources, kinds and generator, then stop; a rerun with a larger N generates only"
+              + " the difference. 0: off.")
+  @ConfigKey("gen_docs.target_tokens")
+  Long targetTokens;
+
   public GenDocsCommand() {
     super(GenDocsJob.NAME, run -> new GenDocsJob(run).run());
   }

@@ -26,6 +26,16 @@ public final class GenQaCommand extends JobCommand {
   @ConfigKey("gen_qa.pairs_per_unit")
   Integer pairs;
 
+  @Option(
+      names = "--target-tokens",
+      paramLabel = "N",
+      description =
+          "Generate in waves until synthetic_qa holds N unique synthetic tokens (each distinct"
+              + " pair as trained) for these documents and generator, then stop; a rerun with a"
+              + " larger N generates only the difference. 0: off.")
+  @ConfigKey("gen_qa.target_tokens")
+  Long targetTokens;
+
   public GenQaCommand() {
     super(GenQaJob.NAME, run -> new GenQaJob(run).run());
   }

@@ -1,10 +1,13 @@
 package dev.infuse.jobs.generate;
 
+import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.collect_list;
+import static org.apache.spark.sql.functions.concat;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.sort_array;
 import static org.apache.spark.sql.functions.struct;
+import static org.apache.spark.sql.functions.sum;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -46,16 +49,24 @@ import org.apache.spark.storage.StorageLevel;
  * <ul>
  *   <li>{@code rephrase}: WRAP-like style rewrites (simple, encyclopedic, terse, Q/A dialogue);
  *   <li>{@code entity}: EntiGraph-like: entities are extracted per document first (one call each),
- *       then documents are written per entity, per pair and per triple, capped and sampled with
- *       seeds;
+ *       then documents are written per entity, per pair and per triple; {@code entity_recipe:
+ *       capped} caps and samples them with seeds, {@code entigraph} follows EntiGraph: a summary
+ *       (itself a document), every entity, every pair and seeded triples;
  *   <li>{@code focal}: Focal Rewriting: the source rewritten to explain what given questions (from
  *       {@code synthetic_qa}) ask about; their ids are stored as conditioning ids.
  * </ul>
  *
- * Every call goes through the cached, resumable LLM layer; unusable outputs go to quarantine.
+ * Every call goes through the cached, resumable LLM layer; unusable outputs go to quarantine. With
+ * {@code gen_docs.target_tokens} the calls go in waves, each wave's documents are written as it
+ * ends, and the run stops once synthetic_docs holds that many unique tokens for its sources, kinds
+ * and generator; every source's first request comes before any source's second.
  */
 public final class GenDocsJob {
   public static final String NAME = "gen-docs";
+
+  /** The entity variant of the entigraph recipe's summaries. */
+  static final String SUMMARY = "summary";
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
@@ -73,7 +84,8 @@ public final class GenDocsJob {
           .add("seed", DataTypes.LongType, false)
           .add("call_key", DataTypes.StringType, false)
           .add("chat_request", DataTypes.StringType, false)
-          .add("canonical_request", DataTypes.StringType, false);
+          .add("canonical_request", DataTypes.StringType, false)
+          .add(LlmCallRunner.ORDER_COLUMN, DataTypes.LongType, false);
 
   private final JobRun run;
   private final GenDocsConfig options;
@@ -100,16 +112,116 @@ public final class GenDocsJob {
       requestSets.add(focalRequests(sources, warehouse));
     }
     if (options.kinds().contains(GenDocsConfig.Kind.ENTITY)) {
-      Dataset<Row> entityLists = entityLists(sources, runner, details);
-      requestSets.add(entityRequests(sources, entityLists));
+      boolean entigraph = options.entityRecipe() == GenDocsConfig.EntityRecipe.ENTIGRAPH;
+      EntityLists lists = entityLists(sources, runner, details, entigraph);
+      if (entigraph) {
+        // The summary comes from the entity-list call itself: the same key, already answered.
+        requestSets.add(
+            lists
+                .requests()
+                .withColumn("unit_id", concat(col("doc_id"), lit("#entity/summary")))
+                .withColumn("kind", lit("entity"))
+                .withColumn("variant", lit(SUMMARY)));
+      }
+      requestSets.add(entityRequests(sources, lists.lists(), entigraph));
     }
     Dataset<Row> requests =
         requestSets.stream()
             .reduce(Dataset::unionByName)
             .orElseThrow()
             .persist(StorageLevel.MEMORY_AND_DISK());
-    LlmCallRunner.Outcome outcome = runner.call(requests);
-    Dataset<Row> answered = runner.responses(requests).filter(col("status").isNotNull());
+    Written written = new Written();
+    LlmCallRunner.Outcome outcome;
+    if (options.targetTokens() == 0) {
+      outcome = runner.call(requests);
+      written.add(write(runner.responses(requests).filter(col("status").isNotNull())));
+    } else {
+      outcome =
+          runner.call(
+              requests,
+              new LlmCallRunner.Goal() {
+                @Override
+                public long target() {
+                  return options.targetTokens();
+                }
+
+                @Override
+                public long initial() {
+                  written.add(
+                      write(runner.responses(requests).filter(col("status").equalTo("succeeded"))));
+                  return uniqueTokens(sources);
+                }
+
+                @Override
+                public long afterWave(Dataset<Row> waveCalls) {
+                  written.add(
+                      write(
+                          requests.join(
+                              waveCalls.select("call_key", "status", "response_text", "error"),
+                              "call_key")));
+                  return uniqueTokens(sources);
+                }
+              });
+    }
+    written.byKind.forEach((kind, n) -> details.put("synthetic_docs." + kind, n));
+    LlmCallRunner.details(outcome).forEach((k, v) -> details.merge(k, v, Long::sum));
+    details.put("synthetic_docs.inserted", written.inserted);
+    run.out()
+        .printf(
+            Locale.ROOT,
+            "gen-docs: %d source document(s), kinds %s: %d document(s) written, %d quarantined %s%n",
+            sources.count(),
+            options.kinds(),
+            written.written,
+            written.read - written.written,
+            details.entrySet().stream()
+                .filter(
+                    e ->
+                        e.getKey().startsWith("synthetic_docs.")
+                            && !e.getKey().endsWith("inserted"))
+                .toList());
+    GenerationCounts.print(run, outcome);
+    if (options.targetTokens() > 0) {
+      details.put("target.tokens", outcome.goalProgress());
+      details.put("target.goal", options.targetTokens());
+      TargetLine.print(
+          run,
+          "synthetic_docs",
+          outcome,
+          options.targetTokens(),
+          "raise entigraph_triples, rephrases_per_style, focal_per_doc or max_docs");
+    }
+    run.out().printf(Locale.ROOT, "  synthetic_docs: +%d inserted%n", written.inserted);
+    requests.unpersist();
+    sources.unpersist();
+    return LlmFailures.check(
+        NAME,
+        "LLM calls",
+        outcome,
+        run.config().section(LlmConfig.class).maxFailureFraction(),
+        new RunCounts(written.read, written.written, written.read - written.written, details));
+  }
+
+  /** What the writes of one run added up to. */
+  private static final class Written {
+    long read;
+    long written;
+    long inserted;
+    final Map<String, Long> byKind = new java.util.TreeMap<>();
+
+    void add(Written other) {
+      read += other.read;
+      written += other.written;
+      inserted += other.inserted;
+      other.byKind.forEach((k, v) -> byKind.merge(k, v, Long::sum));
+    }
+  }
+
+  /**
+   * Parses answered requests (request columns plus status, response_text and error) into
+   * synthetic_docs rows, upserts them and quarantines what cannot be used.
+   */
+  private Written write(Dataset<Row> answered) {
     Dataset<Row> parsed =
         run.spark()
             .createDataFrame(
@@ -127,40 +239,37 @@ public final class GenDocsJob {
             col("location"),
             col("payload"),
             col("reason"));
-    long read = parsed.count();
-    long written = documents.count();
-    WriteResult write = warehouse.upsert(contract, documents);
-    run.quarantine(rejected);
+    Written out = new Written();
+    out.read = parsed.count();
+    out.written = documents.count();
     for (Row row : documents.groupBy("kind").count().collectAsList()) {
-      details.put("synthetic_docs." + row.getString(0), row.getLong(1));
+      out.byKind.put(row.getString(0), row.getLong(1));
     }
-    LlmCallRunner.details(outcome).forEach((k, v) -> details.merge(k, v, Long::sum));
-    details.put("synthetic_docs.inserted", write.inserted());
-    run.out()
-        .printf(
-            Locale.ROOT,
-            "gen-docs: %d source document(s), kinds %s: %d document(s) written, %d quarantined %s%n",
-            sources.count(),
-            options.kinds(),
-            written,
-            read - written,
-            details.entrySet().stream()
-                .filter(
-                    e ->
-                        e.getKey().startsWith("synthetic_docs.")
-                            && !e.getKey().endsWith("inserted"))
-                .toList());
-    GenerationCounts.print(run, outcome);
-    run.out().println("  " + write);
+    WriteResult write = run.warehouse().upsert(contract, documents);
+    out.inserted = write.inserted();
+    run.quarantine(rejected);
     parsed.unpersist();
-    requests.unpersist();
-    sources.unpersist();
-    return LlmFailures.check(
-        NAME,
-        "LLM calls",
-        outcome,
-        run.config().section(LlmConfig.class).maxFailureFraction(),
-        new RunCounts(read, written, read - written, details));
+    return out;
+  }
+
+  /**
+   * The unique synthetic tokens this run's target counts: {@code n_tokens} summed over the distinct
+   * texts of synthetic_docs rows from this run's sources, kinds and generator.
+   */
+  private long uniqueTokens(Dataset<Row> sources) {
+    if (!run.warehouse().exists("synthetic_docs")) {
+      return 0;
+    }
+    Row total =
+        run.warehouse()
+            .read("synthetic_docs")
+            .filter(col("generator").equalTo(generator()))
+            .filter(col("kind").isin(options.kinds().stream().map(k -> k.id()).toArray()))
+            .join(sources.select("doc_id"), "doc_id", "left_semi")
+            .dropDuplicates("text")
+            .agg(coalesce(sum("n_tokens"), lit(0L)))
+            .head();
+    return ((Number) total.get(0)).longValue();
   }
 
   private String generator() {
@@ -180,7 +289,10 @@ public final class GenDocsJob {
 
   private Dataset<Row> rephraseRequests(Dataset<Row> sources) {
     List<Dataset<Row>> perStyle = new ArrayList<>();
-    for (String style : options.rephraseStyles()) {
+    int styles = options.rephraseStyles().size();
+    for (int styleIndex = 0; styleIndex < styles; styleIndex++) {
+      String style = options.rephraseStyles().get(styleIndex);
+      int firstOrder = styleIndex;
       RequestBuilder builder =
           new RequestBuilder(
               run.config(), prompts.get(GenerationTask.promptId(GenerationTask.REPHRASE, style)));
@@ -204,7 +316,8 @@ public final class GenDocsJob {
                                       style,
                                       List.of(),
                                       GenerationTask.REPHRASE,
-                                      vars(doc, Map.of(GenerationTask.STYLE, style))));
+                                      vars(doc, Map.of(GenerationTask.STYLE, style)),
+                                      (long) i * styles + firstOrder));
                             }
                             return rows.iterator();
                           }),
@@ -252,6 +365,7 @@ public final class GenDocsJob {
                           groups,
                           RequestBuilder.seedFor(runSeed, doc.getString(0), "focal-groups"));
                       List<Row> rows = new ArrayList<>();
+                      long order = 0;
                       for (List<Row> group : groups.subList(0, Math.min(perDoc, groups.size()))) {
                         List<String> ids = group.stream().map(q -> q.getString(0)).toList();
                         List<String> texts = group.stream().map(q -> q.getString(1)).toList();
@@ -265,23 +379,32 @@ public final class GenDocsJob {
                                 "questions",
                                 ids,
                                 GenerationTask.FOCAL,
-                                vars(doc, Map.of(GenerationTask.QUESTIONS, json(texts)))));
+                                vars(doc, Map.of(GenerationTask.QUESTIONS, json(texts))),
+                                order++));
                       }
                       return rows.iterator();
                     }),
             REQUESTS);
   }
 
+  /** The entity lists {@code (doc_id, entities)}, and the requests that made them. */
+  private record EntityLists(Dataset<Row> lists, Dataset<Row> requests) {}
+
   /**
-   * First stage of entity documents: one call per source lists its entities; returns {@code
-   * (doc_id, entities)}.
+   * First stage of entity documents: one call per source lists its entities (capped: up to {@code
+   * max_entities}; entigraph: a summary and as many as possible, cut to {@code
+   * entigraph_max_entities} when set).
    */
-  private Dataset<Row> entityLists(
-      Dataset<Row> sources, LlmCallRunner runner, Map<String, Long> details) {
+  private EntityLists entityLists(
+      Dataset<Row> sources, LlmCallRunner runner, Map<String, Long> details, boolean entigraph) {
+    String task = entigraph ? GenerationTask.SUMMARY_ENTITIES : GenerationTask.ENTITIES;
     RequestBuilder builder =
-        new RequestBuilder(
-            run.config(), prompts.get(GenerationTask.promptId(GenerationTask.ENTITIES, null)));
-    String max = Integer.toString(options.maxEntities());
+        new RequestBuilder(run.config(), prompts.get(GenerationTask.promptId(task, null)));
+    Map<String, String> extra =
+        entigraph
+            ? Map.of()
+            : Map.of(GenerationTask.MAX_ENTITIES, Integer.toString(options.maxEntities()));
+    String unitSuffix = entigraph ? "#entigraph" : "#entities";
     Dataset<Row> requests =
         run.spark()
             .createDataFrame(
@@ -291,17 +414,19 @@ public final class GenDocsJob {
                         doc ->
                             request(
                                 builder,
-                                doc.getString(0) + "#entities",
+                                doc.getString(0) + unitSuffix,
                                 doc.getString(0),
                                 "entities",
                                 "list",
                                 List.of(),
-                                GenerationTask.ENTITIES,
-                                vars(doc, Map.of(GenerationTask.MAX_ENTITIES, max)))),
+                                task,
+                                vars(doc, extra),
+                                0L)),
                 REQUESTS)
             .persist(StorageLevel.MEMORY_AND_DISK());
     LlmCallRunner.Outcome outcome = runner.call(requests);
     LlmCallRunner.details(outcome).forEach((k, v) -> details.merge(k, v, Long::sum));
+    int cap = entigraph ? options.entigraphMaxEntities() : 0;
     Dataset<Row> lists =
         run.spark()
             .createDataFrame(
@@ -310,28 +435,45 @@ public final class GenDocsJob {
                     .filter(col("status").equalTo("succeeded"))
                     .javaRDD()
                     .map(
-                        r ->
-                            RowFactory.create(
-                                (String) r.getAs("doc_id"),
-                                SparkRows.seq(
-                                    EntityListParser.parse(r.getAs("response_text")).values()))),
+                        r -> {
+                          List<String> names =
+                              EntityListParser.parse(r.getAs("response_text")).values();
+                          if (cap > 0 && names.size() > cap) {
+                            names = names.subList(0, cap);
+                          }
+                          return RowFactory.create(
+                              (String) r.getAs("doc_id"), SparkRows.seq(names));
+                        }),
                 new StructType()
                     .add("doc_id", DataTypes.StringType, false)
                     .add("entities", DataTypes.createArrayType(DataTypes.StringType), false))
             .persist(StorageLevel.MEMORY_AND_DISK());
     details.put("entities.lists", lists.count());
-    requests.unpersist();
-    return lists;
+    return new EntityLists(lists, requests);
   }
 
-  /** Second stage: per source, the top entities alone, then seeded samples of pairs and triples. */
-  private Dataset<Row> entityRequests(Dataset<Row> sources, Dataset<Row> entityLists) {
-    RequestBuilder builder =
-        new RequestBuilder(
-            run.config(), prompts.get(GenerationTask.promptId(GenerationTask.ENTITY_DOC, null)));
+  /**
+   * Second stage: per source, the entity groups of the recipe (capped: the top entities alone, then
+   * seeded samples of pairs and triples; entigraph: {@link EntityGroups#entigraph}), one request
+   * each.
+   */
+  private Dataset<Row> entityRequests(
+      Dataset<Row> sources, Dataset<Row> entityLists, boolean entigraph) {
+    List<RequestBuilder> builders = new ArrayList<>();
+    if (entigraph) {
+      for (String id : GenerationTask.ENTIGRAPH_DOC_PROMPTS) {
+        builders.add(new RequestBuilder(run.config(), prompts.get(id)));
+      }
+    } else {
+      RequestBuilder builder =
+          new RequestBuilder(
+              run.config(), prompts.get(GenerationTask.promptId(GenerationTask.ENTITY_DOC, null)));
+      builders.addAll(List.of(builder, builder, builder));
+    }
     int singles = options.entitySingles();
     int pairs = options.entityPairs();
     int triples = options.entityTriples();
+    int entigraphTriples = options.entigraphTriples();
     long runSeed = run.config().run().seed();
     Dataset<Row> joined =
         sources.join(entityLists, "doc_id").select("doc_id", "text", "title", "entities");
@@ -342,27 +484,30 @@ public final class GenDocsJob {
                 .flatMap(
                     doc -> {
                       List<String> entities = doc.getList(3);
+                      long seed =
+                          RequestBuilder.seedFor(runSeed, doc.getString(0), "entity-groups");
+                      List<List<String>> groups =
+                          entigraph
+                              ? EntityGroups.entigraph(entities, entigraphTriples, seed)
+                              : EntityGroups.choose(entities, singles, pairs, triples, seed);
                       List<Row> rows = new ArrayList<>();
-                      for (List<String> group :
-                          EntityGroups.choose(
-                              entities,
-                              singles,
-                              pairs,
-                              triples,
-                              RequestBuilder.seedFor(runSeed, doc.getString(0), "entity-groups"))) {
+                      // The summary (entigraph) is each source's first document.
+                      long order = entigraph ? 1 : 0;
+                      for (List<String> group : groups) {
                         String variant =
                             group.size() == 1 ? "single" : group.size() == 2 ? "pair" : "triple";
                         String unit = doc.getString(0) + "#entity/" + String.join("|", group);
                         rows.add(
                             request(
-                                builder,
+                                builders.get(group.size() - 1),
                                 unit,
                                 doc.getString(0),
                                 "entity",
                                 variant,
                                 group,
                                 GenerationTask.ENTITY_DOC,
-                                vars(doc, Map.of(GenerationTask.ENTITIES_VAR, json(group)))));
+                                vars(doc, Map.of(GenerationTask.ENTITIES_VAR, json(group))),
+                                order++));
                       }
                       return rows.iterator();
                     }),
@@ -377,7 +522,8 @@ public final class GenDocsJob {
       String variant,
       List<String> conditioning,
       String task,
-      Map<String, String> vars) {
+      Map<String, String> vars,
+      long order) {
     RequestBuilder.Built built = builder.build(unit, task, vars);
     return RowFactory.create(
         unit,
@@ -390,7 +536,8 @@ public final class GenDocsJob {
         built.seed(),
         built.callKey(),
         built.chatRequestJson(),
-        built.canonicalRequest());
+        built.canonicalRequest(),
+        order);
   }
 
   private static Map<String, String> vars(Row doc, Map<String, String> extra) {
@@ -443,7 +590,10 @@ public final class GenDocsJob {
 
     @Override
     void parse(Row r, String text, String location, List<Row> rows) {
-      ParseResult<String> result = TextOutputParser.parse(text);
+      ParseResult<String> result =
+          SUMMARY.equals(r.getAs("variant"))
+              ? EntityListParser.summary(text)
+              : TextOutputParser.parse(text);
       if (!result.ok()) {
         rows.add(
             reject(

@@ -14,8 +14,12 @@ import java.util.List;
  * @param pairsPerUnit QA pairs asked for per unit
  * @param maxUnits the most units to generate for, in a stable order; 0 for all
  * @param corpus only this corpus; null for all
+ * @param targetTokens generate in waves until the unique synthetic tokens of the run's documents
+ *     and generator in synthetic_qa (each distinct pair counted as trained, "Question: q\nAnswer:
+ *     a", under the default tokenizer) reach this; 0 for no target
  */
-public record GenQaConfig(Unit unit, int pairsPerUnit, int maxUnits, String corpus)
+public record GenQaConfig(
+    Unit unit, int pairsPerUnit, int maxUnits, String corpus, long targetTokens)
     implements ConfigSection {
 
   /** What one generation call covers. */
@@ -47,6 +51,9 @@ public record GenQaConfig(Unit unit, int pairsPerUnit, int maxUnits, String corp
     List<String> problems = new ArrayList<>();
     if (unit == null) {
       problems.add("unit: got nothing, expected chunk or document");
+    }
+    if (targetTokens < 0) {
+      problems.add("target_tokens: got " + targetTokens + ", expected an integer >= 0 (0 for off)");
     }
     if (pairsPerUnit < 1) {
       problems.add("pairs_per_unit: got " + pairsPerUnit + ", expected an integer >= 1");

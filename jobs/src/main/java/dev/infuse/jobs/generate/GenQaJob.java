@@ -2,6 +2,7 @@ package dev.infuse.jobs.generate;
 
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.row_number;
 
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
@@ -18,7 +19,9 @@ import dev.infuse.udfs.generate.GenerationTask;
 import dev.infuse.udfs.generate.ParseResult;
 import dev.infuse.udfs.generate.QaPair;
 import dev.infuse.udfs.generate.QaPairsParser;
+import dev.infuse.udfs.mix.QaTemplate;
 import dev.infuse.udfs.prompt.PromptTemplate;
+import dev.infuse.udfs.text.Tokenizers;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,6 +29,7 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.expressions.Window;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
@@ -33,7 +37,10 @@ import org.apache.spark.storage.StorageLevel;
 /**
  * {@code gen-qa}: synthetic question-answer pairs per chunk or per document, through the LLM client
  * layer (cached, resumable). Each response is parsed and validated; a response that yields no valid
- * pair, and a call that failed for good, go to quarantine with the raw text and the reason.
+ * pair, and a call that failed for good, go to quarantine with the raw text and the reason. With
+ * {@code gen_qa.target_tokens} the calls go in waves (every document's first unit before any
+ * document's second), each wave's pairs are written as it ends, and the run stops once synthetic_qa
+ * holds that many unique tokens for its documents and generator.
  */
 public final class GenQaJob {
   public static final String NAME = "gen-qa";
@@ -47,7 +54,8 @@ public final class GenQaJob {
           .add("seed", DataTypes.LongType, false)
           .add("call_key", DataTypes.StringType, false)
           .add("chat_request", DataTypes.StringType, false)
-          .add("canonical_request", DataTypes.StringType, false);
+          .add("canonical_request", DataTypes.StringType, false)
+          .add(LlmCallRunner.ORDER_COLUMN, DataTypes.LongType, false);
 
   private final JobRun run;
   private final GenQaConfig options;
@@ -89,80 +97,169 @@ public final class GenQaJob {
                               built.seed(),
                               built.callKey(),
                               built.chatRequestJson(),
-                              built.canonicalRequest());
+                              built.canonicalRequest(),
+                              unit.getLong(5));
                         }),
                 REQUESTS)
             .persist(StorageLevel.MEMORY_AND_DISK());
     try {
       LlmCallRunner runner = new LlmCallRunner(run);
-      LlmCallRunner.Outcome outcome = runner.call(requests);
-      Dataset<Row> answered =
-          runner
-              .responses(requests)
-              .filter(col("status").isNotNull())
-              .persist(StorageLevel.MEMORY_AND_DISK());
-      Dataset<Row> parsed =
-          run.spark()
-              .createDataFrame(
-                  answered
-                      .javaRDD()
-                      .mapPartitions(
-                          new ParseQa(builder.generator(), template.id(), template.version())),
-                  ParseQa.SCHEMA)
-              .persist(StorageLevel.MEMORY_AND_DISK());
-      Contract contract = Contracts.load("synthetic_qa");
-      Dataset<Row> qa =
-          parsed
-              .filter(col("kind").equalTo("qa"))
-              .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
-      Dataset<Row> rejected =
-          Quarantine.deadLetters(
-              parsed.filter(col("kind").equalTo("reject")),
-              lit("llm_calls"),
-              col("location"),
-              col("payload"),
-              col("reason"));
-      long unitsRead = answered.count();
-      long unitsWithPairs =
-          parsed.filter(col("kind").equalTo("qa")).select("unit_id").distinct().count();
-      long unitsRejected = unitsRead - unitsWithPairs;
-      long itemsRejected = rejected.count();
-      WriteResult write = warehouse.upsert(contract, qa);
-      run.quarantine(rejected);
-      long pairsWritten = qa.count();
-      answered.unpersist();
-      parsed.unpersist();
+      ParseQa parser = new ParseQa(builder.generator(), template.id(), template.version());
+      Written written = new Written();
+      LlmCallRunner.Outcome outcome;
+      if (options.targetTokens() == 0) {
+        outcome = runner.call(requests);
+        written.add(write(runner.responses(requests).filter(col("status").isNotNull()), parser));
+      } else {
+        Dataset<Row> docIds = units.select("doc_id").distinct();
+        outcome =
+            runner.call(
+                requests,
+                new LlmCallRunner.Goal() {
+                  @Override
+                  public long target() {
+                    return options.targetTokens();
+                  }
 
+                  @Override
+                  public long initial() {
+                    written.add(
+                        write(
+                            runner.responses(requests).filter(col("status").equalTo("succeeded")),
+                            parser));
+                    return uniqueTokens(docIds, builder.generator());
+                  }
+
+                  @Override
+                  public long afterWave(Dataset<Row> waveCalls) {
+                    written.add(
+                        write(
+                            requests.join(
+                                waveCalls.select("call_key", "status", "response_text", "error"),
+                                "call_key"),
+                            parser));
+                    return uniqueTokens(docIds, builder.generator());
+                  }
+                });
+      }
+      long unitsRejected = written.unitsRead - written.unitsWithPairs;
       Map<String, Long> details = LlmCallRunner.details(outcome);
-      details.put("synthetic_qa.pairs", pairsWritten);
-      details.put("synthetic_qa.inserted", write.inserted());
-      details.put("quarantine.records", itemsRejected);
+      details.put("synthetic_qa.pairs", written.pairs);
+      details.put("synthetic_qa.inserted", written.inserted);
+      details.put("quarantine.records", written.itemsRejected);
       run.out()
           .printf(
               Locale.ROOT,
               "gen-qa: %d unit(s) (%s), %d answered: %d pair(s) from %d unit(s), %d unit(s) quarantined%n",
               requests.count(),
               options.unit(),
-              unitsRead,
-              pairsWritten,
-              unitsWithPairs,
+              written.unitsRead,
+              written.pairs,
+              written.unitsWithPairs,
               unitsRejected);
       GenerationCounts.print(run, outcome);
-      run.out().println("  " + write);
+      if (options.targetTokens() > 0) {
+        details.put("target.tokens", outcome.goalProgress());
+        details.put("target.goal", options.targetTokens());
+        TargetLine.print(
+            run,
+            "synthetic_qa",
+            outcome,
+            options.targetTokens(),
+            "raise gen_qa.pairs_per_unit or max_units");
+      }
+      run.out().printf(Locale.ROOT, "  synthetic_qa: +%d inserted%n", written.inserted);
       return LlmFailures.check(
           NAME,
           "LLM calls",
           outcome,
           run.config().section(LlmConfig.class).maxFailureFraction(),
-          new RunCounts(unitsRead, unitsWithPairs, unitsRejected, details));
+          new RunCounts(written.unitsRead, written.unitsWithPairs, unitsRejected, details));
     } finally {
       requests.unpersist();
     }
   }
 
+  /** What the writes of one run added up to. */
+  private static final class Written {
+    long unitsRead;
+    long unitsWithPairs;
+    long itemsRejected;
+    long pairs;
+    long inserted;
+
+    void add(Written other) {
+      unitsRead += other.unitsRead;
+      unitsWithPairs += other.unitsWithPairs;
+      itemsRejected += other.itemsRejected;
+      pairs += other.pairs;
+      inserted += other.inserted;
+    }
+  }
+
   /**
-   * {@code (unit_id, doc_id, chunk_id, text, title)}, in a stable order, capped by {@code
-   * gen_qa.max_units}.
+   * Parses answered requests (request columns plus status, response_text and error) into
+   * synthetic_qa rows, upserts them and quarantines what cannot be used.
+   */
+  private Written write(Dataset<Row> responses, ParseQa parser) {
+    Dataset<Row> answered = responses.persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> parsed =
+        run.spark()
+            .createDataFrame(answered.javaRDD().mapPartitions(parser), ParseQa.SCHEMA)
+            .persist(StorageLevel.MEMORY_AND_DISK());
+    Contract contract = Contracts.load("synthetic_qa");
+    Dataset<Row> qa =
+        parsed
+            .filter(col("kind").equalTo("qa"))
+            .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
+    Dataset<Row> rejected =
+        Quarantine.deadLetters(
+            parsed.filter(col("kind").equalTo("reject")),
+            lit("llm_calls"),
+            col("location"),
+            col("payload"),
+            col("reason"));
+    Written out = new Written();
+    out.unitsRead = answered.count();
+    out.unitsWithPairs =
+        parsed.filter(col("kind").equalTo("qa")).select("unit_id").distinct().count();
+    out.itemsRejected = rejected.count();
+    WriteResult write = run.warehouse().upsert(contract, qa);
+    run.quarantine(rejected);
+    out.pairs = qa.count();
+    out.inserted = write.inserted();
+    answered.unpersist();
+    parsed.unpersist();
+    return out;
+  }
+
+  /**
+   * The unique synthetic tokens this run's target counts: each distinct (question, answer) of
+   * synthetic_qa rows from these documents and this generator, as training sees it ({@link
+   * QaTemplate#text}), in the default tokenizer (the one synthetic_docs.n_tokens uses).
+   */
+  private long uniqueTokens(Dataset<Row> docIds, String generator) {
+    if (!run.warehouse().exists("synthetic_qa")) {
+      return 0;
+    }
+    return run.warehouse()
+        .read("synthetic_qa")
+        .filter(col("generator").equalTo(generator))
+        .join(docIds, "doc_id", "left_semi")
+        .select("question", "answer")
+        .distinct()
+        .javaRDD()
+        .map(
+            r ->
+                (long)
+                    Tokenizers.defaultTokenizer()
+                        .count(QaTemplate.text(r.getString(0), r.getString(1))))
+        .fold(0L, Long::sum);
+  }
+
+  /**
+   * {@code (unit_id, doc_id, chunk_id, text, title, call_order)}, capped by {@code
+   * gen_qa.max_units} in unit order; call_order is the unit's rank within its document.
    */
   private Dataset<Row> units(Warehouse warehouse) {
     Dataset<Row> documents = warehouse.read("documents");
@@ -187,7 +284,12 @@ public final class GenQaJob {
                 col("text"),
                 col("title"));
     units = units.orderBy("unit_id");
-    return options.maxUnits() > 0 ? units.limit(options.maxUnits()) : units;
+    units = options.maxUnits() > 0 ? units.limit(options.maxUnits()) : units;
+    // Call order: every document's first unit, then every document's second, and so on, so a run
+    // stopped by its token target covers the documents evenly.
+    return units.withColumn(
+        LlmCallRunner.ORDER_COLUMN,
+        row_number().over(Window.partitionBy("doc_id").orderBy("unit_id")).minus(1).cast("long"));
   }
 
   /** Parses responses into QA rows, or rejection rows that keep the raw text and the reason. */

@@ -24,5 +24,12 @@ final class GenerationCounts {
             outcome.tokensIn(),
             outcome.tokensOut(),
             outcome.costUsd());
+    if (outcome.deferredByTarget() > 0) {
+      run.out()
+          .printf(
+              Locale.ROOT,
+              "  %d request(s) left uncalled: the token target was reached%n",
+              outcome.deferredByTarget());
+    }
   }
 }

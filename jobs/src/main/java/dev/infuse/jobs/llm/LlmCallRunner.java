@@ -43,6 +43,35 @@ public final class LlmCallRunner {
   public static final List<String> REQUEST_COLUMNS =
       List.of("call_key", "chat_request", "canonical_request");
 
+  /**
+   * An optional input column (bigint): calls are made in ascending order of it, then of key, so
+   * waves stopped by a {@link Goal} or a token budget have done the most important requests.
+   */
+  public static final String ORDER_COLUMN = "call_order";
+
+  /**
+   * A target measured in the job's outputs, not in LLM tokens, such as the unique synthetic tokens
+   * of a table. With one, calls go in waves, each output is written as its wave ends, and no wave
+   * starts once the target is reached; the requests left are deferred to a run with a larger
+   * target.
+   */
+  public interface Goal {
+    /** The target, in the units of {@link #initial} and {@link #afterWave}; at least 1. */
+    long target();
+
+    /**
+     * The progress before this run calls anything, once the journals of killed runs are folded in
+     * (the job writes the outputs of calls that earlier runs made, then measures).
+     */
+    long initial();
+
+    /**
+     * Writes the outputs of one wave's calls (their {@code llm_calls} rows, already merged) and
+     * returns the progress now.
+     */
+    long afterWave(Dataset<Row> waveCalls);
+  }
+
   private final JobRun run;
   private final LlmConfig config;
   private final Contract contract = Contracts.load("llm_calls");
@@ -68,6 +97,8 @@ public final class LlmCallRunner {
    *     merge)
    * @param costUsd estimated cost of the tokens, from {@code llm.prices}; 0 when the model has no
    *     price
+   * @param deferredByTarget requests left uncalled because the {@link Goal} was reached
+   * @param goalProgress the goal's progress at the end; -1 without a goal
    */
   public record Outcome(
       long requested,
@@ -78,24 +109,47 @@ public final class LlmCallRunner {
       long tokensIn,
       long tokensOut,
       double callSeconds,
-      double costUsd) {}
+      double costUsd,
+      long deferredByTarget,
+      long goalProgress) {}
 
   /**
    * Makes the calls that are not cached yet; afterwards {@link #responses} answers for every key.
    */
   public Outcome call(Dataset<Row> requests) {
+    return call(requests, null);
+  }
+
+  /**
+   * Makes the calls that are not cached yet, in waves, until {@code goal} is reached (null: all of
+   * them, within {@code llm.max_total_tokens}).
+   */
+  public Outcome call(Dataset<Row> requests, Goal goal) {
     SparkSession spark = run.spark();
     Warehouse warehouse = run.warehouse();
     warehouse.ensureTable(contract);
     recoverJournals();
 
+    boolean ordered = List.of(requests.columns()).contains(ORDER_COLUMN);
     Dataset<Row> unique =
-        requests
-            .select(
-                REQUEST_COLUMNS.stream()
-                    .map(c -> col(c))
-                    .toArray(org.apache.spark.sql.Column[]::new))
-            .dropDuplicates("call_key");
+        ordered
+            ? requests
+                .groupBy("call_key")
+                .agg(
+                    org.apache.spark.sql.functions.first("chat_request").as("chat_request"),
+                    org.apache
+                        .spark
+                        .sql
+                        .functions
+                        .first("canonical_request")
+                        .as("canonical_request"),
+                    org.apache.spark.sql.functions.min(ORDER_COLUMN).as(ORDER_COLUMN))
+            : requests
+                .select(
+                    REQUEST_COLUMNS.stream()
+                        .map(c -> col(c))
+                        .toArray(org.apache.spark.sql.Column[]::new))
+                .dropDuplicates("call_key");
     Dataset<Row> succeeded =
         warehouse
             .read("llm_calls")
@@ -107,10 +161,18 @@ public final class LlmCallRunner {
                 succeeded,
                 scala.collection.JavaConverters.asScalaBuffer(List.of("call_key")).toSeq(),
                 "left_anti")
-            .orderBy("call_key")
-            .persist(StorageLevel.MEMORY_AND_DISK());
+            .orderBy(
+                ordered
+                    ? new org.apache.spark.sql.Column[] {col(ORDER_COLUMN), col("call_key")}
+                    : new org.apache.spark.sql.Column[] {col("call_key")})
+            // Fixed now, not merely cached: each wave's merge into llm_calls invalidates cached
+            // plans that read it, and a recomputed pending set (without the keys just called)
+            // would shift every later wave's offset past requests that were never called.
+            .localCheckpoint(true);
     try {
       long requested = unique.count();
+      long goalBefore = goal == null ? -1 : goal.initial();
+      long goalNow = goalBefore;
       long toCall = pending.count();
       LlmProgress.Accumulators counters =
           LlmProgress.Accumulators.register(spark.sparkContext(), run.job());
@@ -136,11 +198,25 @@ public final class LlmCallRunner {
               config.maxTotalTokens() == 0
                   ? Long.MAX_VALUE
                   : config.maxTotalTokens() - tokensIn - tokensOut;
-          if (budgetLeft <= 0) {
+          if (budgetLeft <= 0 || goal != null && goalNow >= goal.target()) {
             break;
           }
           long wave = waveSize(toCall - offset, called, tokensIn + tokensOut, budgetLeft);
-          Dataset<Row> slice = pending.offset((int) offset).limit((int) wave);
+          if (goal != null) {
+            wave =
+                Math.min(
+                    wave,
+                    goalWave(
+                        toCall - offset, called, goalNow - goalBefore, goal.target() - goalNow));
+          }
+          Dataset<Row> slice =
+              pending
+                  .offset((int) offset)
+                  .limit((int) wave)
+                  .select(
+                      REQUEST_COLUMNS.stream()
+                          .map(c -> col(c))
+                          .toArray(org.apache.spark.sql.Column[]::new));
           int partitions =
               (int)
                   Math.max(
@@ -168,6 +244,9 @@ public final class LlmCallRunner {
           double callSeconds = (System.nanoTime() - waveStart) / 1e9;
           callSecondsTotal += callSeconds;
           warehouse.upsertFresh(contract, results);
+          if (goal != null) {
+            goalNow = goal.afterWave(results);
+          }
           run.err()
               .printf(
                   Locale.ROOT,
@@ -187,7 +266,9 @@ public final class LlmCallRunner {
           offset += wave;
         }
       }
-      long deferred = toCall - called;
+      long left = toCall - called;
+      boolean goalMet = goal != null && goalNow >= goal.target();
+      long deferred = goalMet ? 0 : left;
       if (deferred > 0) {
         run.err()
             .printf(
@@ -208,7 +289,9 @@ public final class LlmCallRunner {
           tokensIn,
           tokensOut,
           callSecondsTotal,
-          cost(tokensIn, tokensOut));
+          cost(tokensIn, tokensOut),
+          goalMet ? left : 0,
+          goalNow);
     } finally {
       pending.unpersist();
     }
@@ -240,6 +323,7 @@ public final class LlmCallRunner {
     details.put("llm.called", outcome.called());
     details.put("llm.failed", outcome.failed());
     details.put("llm.deferred_by_budget", outcome.deferredByBudget());
+    details.put("llm.deferred_by_target", outcome.deferredByTarget());
     details.put("llm.tokens_in", outcome.tokensIn());
     details.put("llm.tokens_out", outcome.tokensOut());
     details.put("llm.cost_usd_micros", Math.round(outcome.costUsd() * 1e6));
@@ -256,6 +340,24 @@ public final class LlmCallRunner {
     long wave =
         calledSoFar == 0 ? probe : Math.max(1, budgetLeft / Math.max(1, tokensSoFar / calledSoFar));
     return Math.min(remaining, wave);
+  }
+
+  /**
+   * The wave that should just reach the goal at the rate seen so far in this run (goal units per
+   * call); a probe of {@code max_concurrency} calls before any, and double the calls so far while
+   * none has made progress.
+   */
+  private long goalWave(long remaining, long calledSoFar, long progressSoFar, long goalLeft) {
+    long probe = Math.max(1, config.client().maxConcurrency());
+    long wave;
+    if (calledSoFar == 0) {
+      wave = probe;
+    } else if (progressSoFar <= 0) {
+      wave = Math.max(probe, 2 * calledSoFar);
+    } else {
+      wave = (long) Math.ceil(goalLeft / ((double) progressSoFar / calledSoFar));
+    }
+    return Math.max(1, Math.min(remaining, wave));
   }
 
   private String journalRoot() {

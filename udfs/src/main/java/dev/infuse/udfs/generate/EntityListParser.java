@@ -18,6 +18,28 @@ public final class EntityListParser {
 
   private EntityListParser() {}
 
+  /**
+   * The {@code summary} of an {"summary": ..., "entities": [...]} output (EntiGraph's first step),
+   * normalized; a failure naming what is missing otherwise.
+   */
+  public static ParseResult<String> summary(String raw) {
+    if (raw == null || raw.isBlank()) {
+      return ParseResult.failure("empty output");
+    }
+    OutputText.Json json = OutputText.firstJson(raw);
+    if (json == null || !json.tree().isObject()) {
+      return ParseResult.failure("no JSON object with a summary in the output");
+    }
+    JsonNode summary = json.tree().get("summary");
+    if (summary == null || !summary.isTextual() || summary.asText().isBlank()) {
+      return ParseResult.failure(
+          "expected a non-blank \"summary\" string (keys: "
+              + QaPairsParser.keys(json.tree())
+              + ")");
+    }
+    return new ParseResult<>(List.of(summary.asText().strip()), List.of());
+  }
+
   public static ParseResult<String> parse(String raw) {
     if (raw == null || raw.isBlank()) {
       return ParseResult.failure("empty output");

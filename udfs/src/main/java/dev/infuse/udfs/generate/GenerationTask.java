@@ -30,6 +30,12 @@ public final class GenerationTask {
   public static final String ENTITIES = "entities";
 
   /**
+   * EntiGraph's first step: a summary of the document and as many of its entities as possible;
+   * output a JSON object {"summary": text, "entities": [names]}. Vars: document, title.
+   */
+  public static final String SUMMARY_ENTITIES = "summary_entities";
+
+  /**
    * An EntiGraph-like document about 1–3 entities; output plain text. Vars: document, title,
    * entities.
    */
@@ -72,13 +78,22 @@ public final class GenerationTask {
       List.of(STYLE_SIMPLE, STYLE_ENCYCLOPEDIC, STYLE_TERSE, STYLE_QA_DIALOGUE);
 
   /** Every kind, in a stable order. */
-  public static final List<String> KINDS = List.of(QA, REPHRASE, ENTITIES, ENTITY_DOC, FOCAL);
+  public static final List<String> KINDS =
+      List.of(QA, REPHRASE, ENTITIES, SUMMARY_ENTITIES, ENTITY_DOC, FOCAL);
+
+  /**
+   * The prompts of the {@code entigraph} entity recipe's documents, by group size (1, 2, 3
+   * entities): all are {@link #ENTITY_DOC} tasks.
+   */
+  public static final List<String> ENTIGRAPH_DOC_PROMPTS =
+      List.of("entigraph/entity", "entigraph/pair", "entigraph/triple");
 
   private static final Map<String, Set<String>> VARIABLES =
       Map.of(
           QA, Set.of(DOCUMENT, TITLE, N),
           REPHRASE, Set.of(DOCUMENT, TITLE, STYLE),
           ENTITIES, Set.of(DOCUMENT, TITLE, MAX_ENTITIES),
+          SUMMARY_ENTITIES, Set.of(DOCUMENT, TITLE),
           ENTITY_DOC, Set.of(DOCUMENT, TITLE, ENTITIES_VAR),
           FOCAL, Set.of(DOCUMENT, TITLE, QUESTIONS));
 
@@ -95,7 +110,8 @@ public final class GenerationTask {
 
   /**
    * The prompt id that renders a kind: {@code gen-qa}, {@code rephrase/<style>} (underscores become
-   * dashes), {@code entities}, {@code entity-doc}, {@code focal}.
+   * dashes), {@code entities}, {@code entigraph/entities}, {@code entity-doc}, {@code focal}; the
+   * {@code entigraph} recipe's entity documents use {@link #ENTIGRAPH_DOC_PROMPTS}.
    *
    * @param style the rephrase style; ignored for other kinds
    */
@@ -111,6 +127,8 @@ public final class GenerationTask {
         return "rephrase/" + style.replace('_', '-');
       case ENTITIES:
         return "entities";
+      case SUMMARY_ENTITIES:
+        return "entigraph/entities";
       case ENTITY_DOC:
         return "entity-doc";
       case FOCAL:

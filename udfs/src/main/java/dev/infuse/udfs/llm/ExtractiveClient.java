@@ -105,6 +105,10 @@ public final class ExtractiveClient implements LlmClient {
       case GenerationTask.ENTITIES:
         int max = ExtractiveInputs.positive(task, GenerationTask.MAX_ENTITIES);
         return ExtractiveInputs.toJson(ExtractiveEntityDoc.entities(document, max));
+      case GenerationTask.SUMMARY_ENTITIES:
+        return ExtractiveInputs.toJson(
+            ExtractiveEntityDoc.summaryAndEntities(
+                document, ExtractiveInputs.optional(task, GenerationTask.TITLE)));
       case GenerationTask.ENTITY_DOC:
         return ExtractiveEntityDoc.entityDoc(
             document, ExtractiveInputs.strings(task, GenerationTask.ENTITIES_VAR, 1, 3));

@@ -2,11 +2,15 @@ package dev.infuse.udfs.llm;
 
 import dev.infuse.udfs.generate.Entities;
 import dev.infuse.udfs.generate.Sentence;
+import dev.infuse.udfs.generate.SentenceRanker;
 import dev.infuse.udfs.generate.Sentences;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -19,7 +23,51 @@ final class ExtractiveEntityDoc {
   /** Per entity, so a protagonist's document does not become the whole story. */
   private static final int MAX_SENTENCES_PER_ENTITY = 40;
 
+  /** Summary length: about one sentence in {@code SUMMARY_SHARE}, within these bounds. */
+  private static final int SUMMARY_SHARE = 25;
+
+  private static final int SUMMARY_MIN = 3;
+  private static final int SUMMARY_MAX = 12;
+
+  /** Entity names that steer the summary's sentence choice. */
+  private static final int SUMMARY_QUERY_ENTITIES = 10;
+
   private ExtractiveEntityDoc() {}
+
+  /**
+   * EntiGraph's first step without a model: every entity candidate the document has (most frequent
+   * first, no cap: EntiGraph asks for as many as possible), and a summary made of the sentences
+   * that share the most rare terms with the title and the leading entities, in document order.
+   */
+  static Map<String, Object> summaryAndEntities(String document, String title) {
+    List<Sentence> sentences = Sentences.split(document);
+    List<Entities.Entity> entities = Entities.extract(sentences, Integer.MAX_VALUE);
+    List<Sentence> kept = ExtractiveRephrase.substantial(sentences);
+    if (kept.isEmpty()) {
+      throw new IllegalArgumentException("document: no sentence long enough to summarise");
+    }
+    StringBuilder query = new StringBuilder(title == null ? "" : title);
+    List<String> names = new ArrayList<>();
+    for (Entities.Entity entity : entities) {
+      names.add(entity.name());
+      if (names.size() <= SUMMARY_QUERY_ENTITIES) {
+        query.append(' ').append(entity.name());
+      }
+    }
+    int k = Math.max(SUMMARY_MIN, Math.min(SUMMARY_MAX, kept.size() / SUMMARY_SHARE));
+    Set<Integer> chosen = new TreeSet<>(new SentenceRanker(kept).top(query.toString(), k));
+    for (int i = 0; chosen.size() < Math.min(k, kept.size()); i++) {
+      chosen.add(i); // too few scored sentences: fill from the beginning
+    }
+    List<String> texts = new ArrayList<>();
+    for (int index : chosen) {
+      texts.add(kept.get(index).text());
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("summary", "(extractive summary) " + String.join(" ", texts));
+    out.put("entities", names);
+    return out;
+  }
 
   static List<String> entities(String document, int max) {
     List<String> names = new ArrayList<>();

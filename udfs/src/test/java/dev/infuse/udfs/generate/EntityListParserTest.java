@@ -36,4 +36,16 @@ class EntityListParserTest {
         .contains("without an entities array");
     assertThat(EntityListParser.parse(null).reason()).isEqualTo("empty output");
   }
+
+  @Test
+  void theSummaryOfAnEntigraphOutputIsReadAndItsAbsenceNamed() {
+    String raw = "```json\n{\"summary\": \" A story. \", \"entities\": [\"A\", \"B\"]}\n```";
+    assertThat(EntityListParser.summary(raw).values()).containsExactly("A story.");
+    assertThat(EntityListParser.parse(raw).values()).containsExactly("A", "B");
+    assertThat(EntityListParser.summary("{\"entities\": [\"A\"]}").reason())
+        .contains("\"summary\"")
+        .contains("entities");
+    assertThat(EntityListParser.summary("[\"A\"]").ok()).isFalse();
+    assertThat(EntityListParser.summary("").reason()).isEqualTo("empty output");
+  }
 }

@@ -27,20 +27,25 @@ class PromptFilesTest {
   private static final Pattern PLACEHOLDER =
       Pattern.compile("\\{\\{\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*}}");
   private static final Map<String, String> KIND_BY_ID =
-      Map.of(
-          "gen-qa", GenerationTask.QA,
-          "rephrase/simple", GenerationTask.REPHRASE,
-          "rephrase/encyclopedic", GenerationTask.REPHRASE,
-          "rephrase/terse", GenerationTask.REPHRASE,
-          "rephrase/qa-dialogue", GenerationTask.REPHRASE,
-          "entities", GenerationTask.ENTITIES,
-          "entity-doc", GenerationTask.ENTITY_DOC,
-          "focal", GenerationTask.FOCAL);
+      Map.ofEntries(
+          Map.entry("gen-qa", GenerationTask.QA),
+          Map.entry("rephrase/simple", GenerationTask.REPHRASE),
+          Map.entry("rephrase/encyclopedic", GenerationTask.REPHRASE),
+          Map.entry("rephrase/terse", GenerationTask.REPHRASE),
+          Map.entry("rephrase/qa-dialogue", GenerationTask.REPHRASE),
+          Map.entry("entities", GenerationTask.ENTITIES),
+          Map.entry("entigraph/entities", GenerationTask.SUMMARY_ENTITIES),
+          Map.entry("entity-doc", GenerationTask.ENTITY_DOC),
+          Map.entry("entigraph/entity", GenerationTask.ENTITY_DOC),
+          Map.entry("entigraph/pair", GenerationTask.ENTITY_DOC),
+          Map.entry("entigraph/triple", GenerationTask.ENTITY_DOC),
+          Map.entry("focal", GenerationTask.FOCAL));
   private static final Map<String, Set<String>> REQUIRED =
       Map.of(
           GenerationTask.QA, Set.of(GenerationTask.DOCUMENT, GenerationTask.N),
           GenerationTask.REPHRASE, Set.of(GenerationTask.DOCUMENT),
           GenerationTask.ENTITIES, Set.of(GenerationTask.DOCUMENT, GenerationTask.MAX_ENTITIES),
+          GenerationTask.SUMMARY_ENTITIES, Set.of(GenerationTask.DOCUMENT),
           GenerationTask.ENTITY_DOC, Set.of(GenerationTask.DOCUMENT, GenerationTask.ENTITIES_VAR),
           GenerationTask.FOCAL, Set.of(GenerationTask.DOCUMENT, GenerationTask.QUESTIONS));
 
@@ -98,6 +103,8 @@ class PromptFilesTest {
     for (String style : GenerationTask.STYLES) {
       assertThat(seen).containsKey(GenerationTask.promptId(GenerationTask.REPHRASE, style));
     }
+    assertThat(seen).containsKeys(GenerationTask.ENTIGRAPH_DOC_PROMPTS.toArray(String[]::new));
+    assertThat(seen).containsKey(GenerationTask.promptId(GenerationTask.SUMMARY_ENTITIES, null));
   }
 
   @Test
@@ -107,5 +114,11 @@ class PromptFilesTest {
       String yaml = Files.readString(dir.resolve(name));
       assertThat(yaml).as(name).containsIgnoringCase("JSON array").containsIgnoringCase("only");
     }
+    String entigraph = Files.readString(dir.resolve("entigraph-entities.yaml"));
+    assertThat(entigraph)
+        .containsIgnoringCase("JSON object only")
+        .contains("\"summary\"")
+        .contains("\"entities\"")
+        .containsIgnoringCase("as many as you can");
   }
 }

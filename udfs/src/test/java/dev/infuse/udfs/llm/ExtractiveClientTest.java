@@ -162,6 +162,32 @@ class ExtractiveClientTest {
   }
 
   @Test
+  void entigraphSummaryIsDocumentSentencesAndItsEntitiesAreUncapped() {
+    QualityDocuments.Doc doc = DOCS.get(0);
+    String output = complete(task(GenerationTask.SUMMARY_ENTITIES, doc), params(1, 1)).text();
+    ParseResult<String> summary = EntityListParser.summary(output);
+    assertThat(summary.problems()).isEmpty();
+    String text = summary.values().get(0);
+    assertThat(text).startsWith("(extractive summary) ");
+    Set<String> source = documentSentences(doc.article());
+    List<String> sentences = new ArrayList<>();
+    for (Sentence sentence : Sentences.split(text.substring("(extractive summary) ".length()))) {
+      sentences.add(sentence.text());
+    }
+    assertThat(sentences).hasSizeBetween(3, 12);
+    assertThat(source).containsAll(sentences);
+    // "As many entities as possible": more than the capped recipe's list, the same ranking first.
+    List<String> all = EntityListParser.parse(output).values();
+    List<String> capped =
+        EntityListParser.parse(
+                complete(task(GenerationTask.ENTITIES, doc, "max_entities", "12"), params(1, 1))
+                    .text())
+            .values();
+    assertThat(all.size()).isGreaterThan(capped.size());
+    assertThat(all.subList(0, capped.size())).isEqualTo(capped);
+  }
+
+  @Test
   void entityDocumentsAreDocumentSentencesAboutTheEntities() {
     QualityDocuments.Doc doc = DOCS.get(0);
     Set<String> source = documentSentences(doc.article());
