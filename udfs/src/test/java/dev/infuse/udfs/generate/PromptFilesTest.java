@@ -56,6 +56,20 @@ class PromptFilesTest {
   private static final Map<String, Set<String>> GRADING =
       Map.of("financebench-judge", Set.of("question", "gold", "answer"));
 
+  /**
+   * Prompts that are one user message with no system turn, with exactly the variables they are
+   * given: retrieval queries (the text a question is searched with) and the few-shot reader for
+   * base models, which is a completion prompt.
+   */
+  private static final Map<String, Set<String>> SINGLE_MESSAGE =
+      Map.of(
+          "query/question",
+          Set.of("question"),
+          "query/entigraph",
+          Set.of("title", "author", "year", "question_lc", "question", "options"),
+          "reader-mcq-fewshot-cot",
+          Set.of("instructions", "contexts", "question", "choices"));
+
   @Test
   void everyPromptFileDeclaresAKnownIdAVersionAndOnlyItsKindsVariables() throws IOException {
     Path dir = RepoPaths.repoRoot().resolve("conf/prompts");
@@ -74,16 +88,25 @@ class PromptFilesTest {
           .as(file + " version")
           .isGreaterThanOrEqualTo(1);
       assertThat(seen.put(id.group(1), file)).as("id " + id.group(1) + " defined twice").isNull();
-      assertThat(yaml)
-          .as(file + " has messages")
-          .contains("messages:")
-          .contains("role: system")
-          .contains("role: user");
       Set<String> used = new HashSet<>();
       Matcher placeholder = PLACEHOLDER.matcher(yaml);
       while (placeholder.find()) {
         used.add(placeholder.group(1));
       }
+      if (SINGLE_MESSAGE.containsKey(id.group(1))) {
+        assertThat(yaml)
+            .as(file + " has one user message")
+            .contains("messages:")
+            .contains("role: user")
+            .doesNotContain("role: system");
+        assertThat(used).as(file + " placeholders").isEqualTo(SINGLE_MESSAGE.get(id.group(1)));
+        continue;
+      }
+      assertThat(yaml)
+          .as(file + " has messages")
+          .contains("messages:")
+          .contains("role: system")
+          .contains("role: user");
       if (GRADING.containsKey(id.group(1))) {
         assertThat(used).as(file + " placeholders").isEqualTo(GRADING.get(id.group(1)));
         continue;
@@ -99,6 +122,7 @@ class PromptFilesTest {
     }
     Set<String> expected = new HashSet<>(KIND_BY_ID.keySet());
     expected.addAll(GRADING.keySet());
+    expected.addAll(SINGLE_MESSAGE.keySet());
     assertThat(seen.keySet()).containsExactlyInAnyOrderElementsOf(expected);
     for (String style : GenerationTask.STYLES) {
       assertThat(seen).containsKey(GenerationTask.promptId(GenerationTask.REPHRASE, style));
