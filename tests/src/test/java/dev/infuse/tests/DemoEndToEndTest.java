@@ -59,7 +59,7 @@ class DemoEndToEndTest {
             "== 29/29 report",
             "report.html",
             "Evaluation (score run",
-            "fit: accuracy = ",
+            " fit (extractive:extractive-v1, unique synthetic tokens (tokenizer default)): accuracy = ",
             "Look at it:",
             "bin/infuse sql --warehouse");
 

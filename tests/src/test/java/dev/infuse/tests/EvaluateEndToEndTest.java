@@ -202,7 +202,10 @@ class EvaluateEndToEndTest {
     assertThat(w.read("retrieval_recall").filter("benchmark = 'financebench'").count())
         .isPositive();
     assertThat(w.read("runs").filter("status <> 'succeeded'").count()).isZero();
-    assertThat(evaluation.out()).contains("Evaluation (score run").contains("fit: accuracy = ");
+    assertThat(evaluation.out())
+        .contains("Evaluation (score run")
+        .contains(
+            " fit (extractive:extractive-v1, unique synthetic tokens (tokenizer default)): accuracy = ");
   }
 
   @Test

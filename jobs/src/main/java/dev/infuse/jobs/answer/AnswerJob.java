@@ -7,6 +7,7 @@ import static org.apache.spark.sql.functions.sort_array;
 import static org.apache.spark.sql.functions.struct;
 
 import dev.infuse.jobs.chunk.ChunkJob;
+import dev.infuse.jobs.chunk.RagConfig;
 import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.config.ConfigJson;
 import dev.infuse.jobs.config.InfuseConfig;
@@ -19,7 +20,6 @@ import dev.infuse.jobs.io.WriteResult;
 import dev.infuse.jobs.llm.LlmCallRunner;
 import dev.infuse.jobs.llm.LlmConfig;
 import dev.infuse.jobs.llm.LlmFailures;
-import dev.infuse.jobs.retrieve.RagConfig;
 import dev.infuse.jobs.run.JobRun;
 import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.jobs.train.TrainJob;

@@ -18,7 +18,6 @@ import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Quarantine;
 import dev.infuse.jobs.io.TokenizerFiles;
 import dev.infuse.jobs.io.WriteResult;
-import dev.infuse.jobs.retrieve.RagConfig;
 import dev.infuse.jobs.run.JobRun;
 import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.udfs.retrieve.ChunkText;

@@ -8,7 +8,7 @@ import picocli.CommandLine.Option;
     name = "chunk",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    header = "Cut documents into token- or character-bounded chunks with exact offsets.",
+    header = "Cut documents into chunks of tokens or characters.",
     description = {
       "By tokens, chunks end at a paragraph or sentence end where they can; by characters, they "
           + "are split recursively at paragraphs, lines, words, then characters (LangChain's "

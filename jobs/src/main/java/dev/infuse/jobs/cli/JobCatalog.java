@@ -2,6 +2,7 @@ package dev.infuse.jobs.cli;
 
 import dev.infuse.jobs.answer.AnswerConfig;
 import dev.infuse.jobs.chunk.ChunkConfig;
+import dev.infuse.jobs.chunk.RagConfig;
 import dev.infuse.jobs.config.ConfigLoader;
 import dev.infuse.jobs.config.SectionType;
 import dev.infuse.jobs.demo.DemoConfig;
@@ -12,7 +13,6 @@ import dev.infuse.jobs.ingest.IngestConfig;
 import dev.infuse.jobs.llm.LlmConfig;
 import dev.infuse.jobs.report.ReportConfig;
 import dev.infuse.jobs.retrieve.IndexConfig;
-import dev.infuse.jobs.retrieve.RagConfig;
 import dev.infuse.jobs.retrieve.RetrieveConfig;
 import dev.infuse.jobs.score.ScoreConfig;
 import dev.infuse.jobs.shards.ShardsConfig;

@@ -6,6 +6,7 @@ import dev.infuse.jobs.answer.AnswerConfig;
 import dev.infuse.jobs.answer.AnswerJob;
 import dev.infuse.jobs.answer.TrainedOn;
 import dev.infuse.jobs.chunk.ChunkJob;
+import dev.infuse.jobs.chunk.RagConfig;
 import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.config.ConfigLoader;
 import dev.infuse.jobs.config.InfuseConfig;
@@ -13,7 +14,6 @@ import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.llm.LlmConfig;
 import dev.infuse.jobs.report.ReportJob;
 import dev.infuse.jobs.retrieve.IndexJob;
-import dev.infuse.jobs.retrieve.RagConfig;
 import dev.infuse.jobs.retrieve.RetrieveConfig;
 import dev.infuse.jobs.retrieve.RetrieveJob;
 import dev.infuse.jobs.run.RecordedSteps;
@@ -562,10 +562,35 @@ public final class Evaluation {
     }
   }
 
+  /**
+   * Each answer run's setting as the summary shows it: a rag setting with its recipe, {@code rag
+   * [entigraph]}, when the evaluation ran more than one recipe or one that is not the default.
+   */
+  private static Map<String, String> shownSettings(Warehouse warehouse, Evaluation.Result result) {
+    Map<String, String> recipeOf = new LinkedHashMap<>();
+    Set<String> recipes = new LinkedHashSet<>();
+    for (Row r :
+        warehouse
+            .read("predictions")
+            .filter(
+                col("run_id")
+                    .isin(result.answerRuns().values().toArray())
+                    .and(col("rag_recipe").isNotNull()))
+            .select("run_id", "setting", "rag_recipe")
+            .distinct()
+            .collectAsList()) {
+      recipeOf.put(r.getString(0), r.getString(1) + " [" + r.getString(2) + "]");
+      recipes.add(r.getString(2));
+    }
+    boolean labelled = recipes.size() > 1 || !recipes.equals(Set.of(RagConfig.DEFAULT));
+    return labelled && !recipes.isEmpty() ? recipeOf : Map.of();
+  }
+
   /** The headline numbers: accuracy per benchmark and setting, the comparisons and the fits. */
   public static void printSummary(Warehouse warehouse, Evaluation.Result result, PrintWriter out) {
     out.println();
     out.println("Evaluation (score run " + result.scoreRun() + "):");
+    Map<String, String> shown = shownSettings(warehouse, result);
     for (Row r :
         warehouse
             .read("scores")
@@ -576,13 +601,16 @@ public final class Evaluation {
                     .and(col("metric").equalTo("accuracy")))
             .orderBy("benchmark", "setting", "synthetic_tokens", "run_id")
             .collectAsList()) {
+      Object unique = r.getAs("unique_synthetic_tokens");
       Object tokens = r.getAs("synthetic_tokens");
       out.printf(
           Locale.ROOT,
-          "  %-13s %-12s %-16s accuracy %.4f [%.4f, %.4f] n=%d%n",
+          "  %-13s %-17s %-23s accuracy %.4f [%.4f, %.4f] n=%d%n",
           r.<String>getAs("benchmark"),
-          r.<String>getAs("setting"),
-          tokens == null ? "" : String.format(Locale.ROOT, "%,d tokens", (Long) tokens),
+          shown.getOrDefault(r.<String>getAs("run_id"), r.<String>getAs("setting")),
+          unique != null
+              ? String.format(Locale.ROOT, "%,d unique tokens", (Long) unique)
+              : tokens == null ? "" : String.format(Locale.ROOT, "%,d tokens", (Long) tokens),
           r.<Double>getAs("value"),
           r.<Double>getAs("ci_low"),
           r.<Double>getAs("ci_high"),
@@ -603,8 +631,8 @@ public final class Evaluation {
             Locale.ROOT,
             "  %-13s %s - %s: %+.4f [%.4f, %.4f] p=%.4f n=%d%n",
             r.<String>getAs("benchmark"),
-            r.<String>getAs("setting_b"),
-            r.<String>getAs("setting_a"),
+            shown.getOrDefault(r.<String>getAs("run_id_b"), r.<String>getAs("setting_b")),
+            shown.getOrDefault(r.<String>getAs("run_id_a"), r.<String>getAs("setting_a")),
             r.<Double>getAs("diff"),
             r.<Double>getAs("ci_low"),
             r.<Double>getAs("ci_high"),

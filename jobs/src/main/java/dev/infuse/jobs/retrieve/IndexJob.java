@@ -4,6 +4,7 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.sum;
 
 import dev.infuse.jobs.chunk.ChunkJob;
+import dev.infuse.jobs.chunk.RagConfig;
 import dev.infuse.jobs.embed.EmbedJob;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.run.JobRun;
@@ -90,7 +91,7 @@ public final class IndexJob {
           previous.corpora().values().stream().mapToLong(IndexManifest.CorpusShards::chunks).sum();
       out.printf(
           Locale.ROOT,
-          "index: BM25 index of rag.recipe %s up to date (chunks version %d, %d chunk(s), %d"
+          "index: BM25 index up to date (rag.recipe %s, chunks version %d, %d chunk(s), %d"
               + " shard(s))%n",
           recipe,
           chunksVersion,

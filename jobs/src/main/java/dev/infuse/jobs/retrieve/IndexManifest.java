@@ -3,6 +3,7 @@ package dev.infuse.jobs.retrieve;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.infuse.jobs.chunk.RagConfig;
 import dev.infuse.udfs.retrieve.Bm25Statistics;
 import java.io.IOException;
 import java.io.InputStream;

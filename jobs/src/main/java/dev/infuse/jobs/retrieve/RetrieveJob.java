@@ -11,6 +11,7 @@ import static org.apache.spark.sql.functions.sha2;
 import static org.apache.spark.sql.functions.when;
 
 import dev.infuse.jobs.chunk.ChunkJob;
+import dev.infuse.jobs.chunk.RagConfig;
 import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;

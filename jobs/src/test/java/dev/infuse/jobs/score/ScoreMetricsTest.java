@@ -181,7 +181,12 @@ class ScoreMetricsTest {
         null,
         "call-" + runId + "-" + questionId,
         null,
-        "hash-" + runId);
+        null, // unique, seen, count tokenizer, generator: a closed-book run has none
+        null,
+        null,
+        null,
+        "hash-" + runId,
+        null); // rag_recipe
   }
 
   private static void write(Warehouse w, String table, List<Row> rows) {

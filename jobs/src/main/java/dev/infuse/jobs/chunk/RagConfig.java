@@ -1,4 +1,4 @@
-package dev.infuse.jobs.retrieve;
+package dev.infuse.jobs.chunk;
 
 import dev.infuse.jobs.config.ConfigSection;
 import java.util.ArrayList;
