@@ -4,6 +4,7 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.row_number;
 
+import dev.infuse.jobs.chunk.RagConfig;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Quarantine;
@@ -270,6 +271,9 @@ public final class GenQaJob {
         options.unit() == GenQaConfig.Unit.CHUNK
             ? warehouse
                 .read("chunks")
+                // One recipe's chunks (rag.recipe): another recipe's cut of the same text would
+                // ask for the same knowledge twice, and change with every RAG recipe evaluated.
+                .filter(col("rag_recipe").equalTo(run.config().section(RagConfig.class).recipe()))
                 .join(documents.select(col("doc_id"), col("title")), "doc_id")
                 .select(
                     col("chunk_id").as("unit_id"),
