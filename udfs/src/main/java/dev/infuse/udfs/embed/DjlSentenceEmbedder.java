@@ -5,7 +5,6 @@ import ai.djl.MalformedModelException;
 import ai.djl.inference.Predictor;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
-import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.repository.zoo.Criteria;
 import ai.djl.repository.zoo.ModelNotFoundException;
@@ -270,20 +269,7 @@ public final class DjlSentenceEmbedder implements TextEmbedder {
 
     @Override
     public NDList processInput(TranslatorContext ctx, TokenBatch batch) {
-      NDManager manager = ctx.getNDManager();
-      Shape shape = new Shape(batch.rows(), batch.length());
-      NDList inputs = new NDList();
-      for (String name : inputNames) {
-        long[] data =
-            switch (name) {
-              case "input_ids" -> batch.inputIds();
-              case "attention_mask" -> batch.attentionMask();
-              default -> batch.tokenTypeIds();
-            };
-        NDArray array = manager.create(data, shape);
-        array.setName(name);
-        inputs.add(array);
-      }
+      NDList inputs = batch.toInputs(ctx.getNDManager(), inputNames);
       ctx.setAttachment("batch", batch);
       return inputs;
     }

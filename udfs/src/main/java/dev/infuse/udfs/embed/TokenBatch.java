@@ -1,5 +1,9 @@
 package dev.infuse.udfs.embed;
 
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
 import java.util.List;
 
 /**
@@ -26,5 +30,26 @@ public record TokenBatch(
       java.util.Arrays.fill(mask, r * length, r * length + text.length(), 1L);
     }
     return new TokenBatch(rows, length, ids, mask, types);
+  }
+
+  /**
+   * The batch as a model's named int64 inputs, in {@code inputNames} order: input_ids,
+   * attention_mask, and token_type_ids for any other name.
+   */
+  public NDList toInputs(NDManager manager, List<String> inputNames) {
+    Shape shape = new Shape(rows, length);
+    NDList inputs = new NDList();
+    for (String name : inputNames) {
+      long[] data =
+          switch (name) {
+            case "input_ids" -> inputIds;
+            case "attention_mask" -> attentionMask;
+            default -> tokenTypeIds;
+          };
+      NDArray array = manager.create(data, shape);
+      array.setName(name);
+      inputs.add(array);
+    }
+    return inputs;
   }
 }

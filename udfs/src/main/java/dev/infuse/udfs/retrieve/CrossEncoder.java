@@ -8,7 +8,6 @@ import ai.djl.huggingface.tokenizers.jni.LibUtils;
 import ai.djl.inference.Predictor;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
-import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.repository.zoo.Criteria;
 import ai.djl.repository.zoo.ModelNotFoundException;
@@ -251,20 +250,7 @@ public final class CrossEncoder implements AutoCloseable {
 
     @Override
     public NDList processInput(TranslatorContext ctx, TokenBatch batch) {
-      NDManager manager = ctx.getNDManager();
-      Shape shape = new Shape(batch.rows(), batch.length());
-      NDList inputs = new NDList();
-      for (String name : inputNames) {
-        long[] data =
-            switch (name) {
-              case "input_ids" -> batch.inputIds();
-              case "attention_mask" -> batch.attentionMask();
-              default -> batch.tokenTypeIds();
-            };
-        NDArray array = manager.create(data, shape);
-        array.setName(name);
-        inputs.add(array);
-      }
+      NDList inputs = batch.toInputs(ctx.getNDManager(), inputNames);
       ctx.setAttachment("rows", batch.rows());
       return inputs;
     }
