@@ -47,6 +47,32 @@ public final class GenerationTask {
    */
   public static final String FOCAL = "focal";
 
+  /**
+   * One MAPoRL discussion turn (the extractive backend's {@code ExtractiveDiscussant}); output
+   * plain text ending {@code Answer: \boxed{X}}. Vars: question, question_kind, options, turn,
+   * own_answer, peer_answers. Turn 0 renders {@code maporl-first}, later turns {@code
+   * maporl-discuss} (see {@code dev.infuse.udfs.maporl.DiscussionPrompts}).
+   */
+  public static final String DISCUSS = "discuss";
+
+  /** The question text (MCQ options not included). */
+  public static final String QUESTION = "question";
+
+  /** The question kind: gsm8k, anli or mcq. */
+  public static final String QUESTION_KIND = "question_kind";
+
+  /** The MCQ options as a JSON array of strings; empty or absent for other kinds. */
+  public static final String OPTIONS = "options";
+
+  /** The discussion turn, a decimal integer >= 0. */
+  public static final String TURN = "turn";
+
+  /** The agent's parsed answer at the previous turn; empty at turn 0. */
+  public static final String OWN_ANSWER = "own_answer";
+
+  /** The other agents' parsed answers at the previous turn, a JSON array of strings. */
+  public static final String PEER_ANSWERS = "peer_answers";
+
   /** The source document text. */
   public static final String DOCUMENT = "document";
 
@@ -79,7 +105,7 @@ public final class GenerationTask {
 
   /** Every kind, in a stable order. */
   public static final List<String> KINDS =
-      List.of(QA, REPHRASE, ENTITIES, SUMMARY_ENTITIES, ENTITY_DOC, FOCAL);
+      List.of(QA, REPHRASE, ENTITIES, SUMMARY_ENTITIES, ENTITY_DOC, FOCAL, DISCUSS);
 
   /**
    * The prompts of the {@code entigraph} entity recipe's documents, by group size (1, 2, 3
@@ -95,7 +121,8 @@ public final class GenerationTask {
           ENTITIES, Set.of(DOCUMENT, TITLE, MAX_ENTITIES),
           SUMMARY_ENTITIES, Set.of(DOCUMENT, TITLE),
           ENTITY_DOC, Set.of(DOCUMENT, TITLE, ENTITIES_VAR),
-          FOCAL, Set.of(DOCUMENT, TITLE, QUESTIONS));
+          FOCAL, Set.of(DOCUMENT, TITLE, QUESTIONS),
+          DISCUSS, Set.of(QUESTION, QUESTION_KIND, OPTIONS, TURN, OWN_ANSWER, PEER_ANSWERS));
 
   private GenerationTask() {}
 
@@ -110,8 +137,9 @@ public final class GenerationTask {
 
   /**
    * The prompt id that renders a kind: {@code gen-qa}, {@code rephrase/<style>} (underscores become
-   * dashes), {@code entities}, {@code entigraph/entities}, {@code entity-doc}, {@code focal}; the
-   * {@code entigraph} recipe's entity documents use {@link #ENTIGRAPH_DOC_PROMPTS}.
+   * dashes), {@code entities}, {@code entigraph/entities}, {@code entity-doc}, {@code focal},
+   * {@code maporl-discuss} (a discussion's turn 0 uses {@code maporl-first} instead); the {@code
+   * entigraph} recipe's entity documents use {@link #ENTIGRAPH_DOC_PROMPTS}.
    *
    * @param style the rephrase style; ignored for other kinds
    */
@@ -133,6 +161,8 @@ public final class GenerationTask {
         return "entity-doc";
       case FOCAL:
         return "focal";
+      case DISCUSS:
+        return "maporl-discuss";
       default:
         throw new IllegalArgumentException(unknownKind(kind));
     }

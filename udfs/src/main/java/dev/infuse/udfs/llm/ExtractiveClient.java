@@ -2,6 +2,7 @@ package dev.infuse.udfs.llm;
 
 import dev.infuse.udfs.common.Keys;
 import dev.infuse.udfs.generate.GenerationTask;
+import dev.infuse.udfs.maporl.ExtractiveDiscussant;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -20,6 +21,8 @@ import java.util.concurrent.CompletableFuture;
  * outputs say on their first line that they are extractive. Deterministic: the same task and seed
  * give the same output; choice {@code i} uses seed + i, and where a task samples (which sentences
  * to question, dialogue wording) different seeds give different outputs. Stateless, so thread-safe.
+ * The one task not taken from a document is MAPoRL's {@code discuss}: {@link ExtractiveDiscussant}
+ * answers with a seeded heuristic, then follows the majority, and says it is model-free.
  */
 public final class ExtractiveClient implements LlmClient {
 
@@ -91,6 +94,9 @@ public final class ExtractiveClient implements LlmClient {
   private static String run(Map<String, String> task, SplittableRandom rng) {
     String kind = task.get(GenerationTask.KIND);
     GenerationTask.variables(kind);
+    if (kind.equals(GenerationTask.DISCUSS)) {
+      return ExtractiveDiscussant.respond(task, rng);
+    }
     String document = ExtractiveInputs.text(task, GenerationTask.DOCUMENT);
     switch (kind) {
       case GenerationTask.QA:
