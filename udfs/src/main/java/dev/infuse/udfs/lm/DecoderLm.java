@@ -277,7 +277,7 @@ public final class DecoderLm implements CausalLm {
       NDArray allowed =
           keys.logicalAnd(
               caller.create(causal, new Shape(1, 1, fed, past + fed)).toDevice(device(), false));
-      NDArray logits = run(onDevice, checkedPositions(positions), allowed, decoderCache, false);
+      NDArray logits = run(onDevice, checkedPositions(positions), allowed, decoderCache, false)[0];
       if (decoderCache != null) {
         decoderCache.length += Math.toIntExact(fed);
       }
@@ -299,6 +299,18 @@ public final class DecoderLm implements CausalLm {
    * @return float32 logits [B, T, vocabSize]
    */
   public NDArray forwardTraining(NDArray tokens, NDArray positions, NDArray attentionMask) {
+    return forwardTrainingWithHidden(tokens, positions, attentionMask)[0];
+  }
+
+  /**
+   * As {@link #forwardTraining}, also returning the final hidden states: the residual stream after
+   * the final LayerNorm, the input of the tied LM head. Value heads and scalar verifiers read
+   * these. Gradients flow through both outputs.
+   *
+   * @return {@code {logits [B, T, vocabSize], hidden [B, T, dModel]}}, both float32
+   */
+  public NDArray[] forwardTrainingWithHidden(
+      NDArray tokens, NDArray positions, NDArray attentionMask) {
     Shape shape = tokens.getShape();
     requireShape("positions", positions, shape);
     long batch = shape.get(0);
@@ -332,6 +344,20 @@ public final class DecoderLm implements CausalLm {
   }
 
   /**
+   * The LM head alone: logits from final hidden states (as returned by {@link
+   * #forwardTrainingWithHidden}), through the tied token embedding. Records gradients inside a
+   * {@code GradientCollector}.
+   *
+   * @param hidden float32 [..., dModel]
+   * @return float32 logits [..., vocabSize]
+   */
+  public NDArray logitsFromHidden(NDArray hidden) {
+    ParameterStore store = new ParameterStore(hidden.getManager(), false);
+    NDArray tied = store.getValue(parameters.get("token_embedding.embedding"), device(), true);
+    return Linear.linear(hidden.toDevice(device(), false), tied).head();
+  }
+
+  /**
    * Positions past the context would index outside the position table; pads may carry anything
    * below 0.
    */
@@ -344,7 +370,8 @@ public final class DecoderLm implements CausalLm {
     return positions.toDevice(device(), false).clip(0, config.contextLength() - 1);
   }
 
-  private NDArray run(
+  /** Returns {@code {logits, hidden}}: the LM head's output and its input, the final norm's. */
+  private NDArray[] run(
       NDArray tokens, NDArray positions, NDArray allowed, DecoderKvCache cache, boolean training) {
     ParameterStore store = new ParameterStore(tokens.getManager(), false);
     long batch = tokens.getShape().get(0);
@@ -385,7 +412,7 @@ public final class DecoderLm implements CausalLm {
       x = x.add(apply(layer.mlpOut, store, hidden, training));
     }
     NDArray normed = apply(finalNorm, store, x, training);
-    return Linear.linear(normed, tied).head();
+    return new NDArray[] {Linear.linear(normed, tied).head(), normed};
   }
 
   /**

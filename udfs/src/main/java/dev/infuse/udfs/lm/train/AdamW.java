@@ -13,8 +13,11 @@ import java.util.Map;
  * rather than using DJL's {@code Adam} because that keeps its moments private, and a resumable
  * checkpoint needs them. Weight decay is decoupled and applies to Linear weights only (parameters
  * named {@code *.weight}): biases, LayerNorm and the (tied) embeddings are not decayed.
+ *
+ * <p>Public so that other trainers (the RL updates in {@code lm.rl}) can share it and its
+ * checkpointable moments; they pass their hyperparameters as {@link Settings}.
  */
-final class AdamW implements AutoCloseable {
+public final class AdamW implements AutoCloseable {
   private static final String FIRST = "first_moment.";
   private static final String SECOND = "second_moment.";
 
@@ -23,7 +26,23 @@ final class AdamW implements AutoCloseable {
   private final Map<String, NDArray> firstMoments = new LinkedHashMap<>();
   private final Map<String, NDArray> secondMoments = new LinkedHashMap<>();
 
-  AdamW(Map<String, Parameter> parameters, NDManager parent) {
+  /**
+   * The optimizer's hyperparameters.
+   *
+   * @param beta1 first-moment decay
+   * @param beta2 second-moment decay
+   * @param epsilon denominator floor
+   * @param weightDecay decoupled decay of {@code *.weight} parameters
+   * @param gradientClip the largest global gradient norm; 0 turns clipping off
+   */
+  public record Settings(
+      double beta1, double beta2, double epsilon, double weightDecay, double gradientClip) {}
+
+  /**
+   * Zero moments for {@code parameters} (live arrays, updated in place), kept in a sub-manager of
+   * {@code parent}.
+   */
+  public AdamW(Map<String, Parameter> parameters, NDManager parent) {
     this.parameters = parameters;
     this.manager = parent.newSubManager();
     parameters.forEach(
@@ -40,6 +59,24 @@ final class AdamW implements AutoCloseable {
    * @return the global gradient norm before clipping
    */
   double step(int step, double learningRate, TrainingConfig config) {
+    return step(
+        step,
+        learningRate,
+        new Settings(
+            config.beta1(),
+            config.beta2(),
+            config.epsilon(),
+            config.weightDecay(),
+            config.gradientClip()));
+  }
+
+  /**
+   * As {@link #step(int, double, TrainingConfig)} with explicit settings.
+   *
+   * @param step the step number, from 1, for the bias corrections
+   * @return the global gradient norm before clipping
+   */
+  public double step(int step, double learningRate, Settings config) {
     // In-place updates of leaf weights are illegal while autograd records. Grad mode is libtorch's
     // thread-local state, and a TorchScript forward on this thread can leave it on, so it is set
     // off
@@ -53,7 +90,7 @@ final class AdamW implements AutoCloseable {
     }
   }
 
-  private double update(int step, double learningRate, TrainingConfig config) {
+  private double update(int step, double learningRate, Settings config) {
     Map<String, NDArray> gradients = new LinkedHashMap<>();
     NDArray squares = null;
     for (Map.Entry<String, Parameter> entry : parameters.entrySet()) {
@@ -112,7 +149,7 @@ final class AdamW implements AutoCloseable {
   }
 
   /** The moments, named by parameter path, for a checkpoint. */
-  NDList moments() {
+  public NDList moments() {
     NDList moments = new NDList();
     firstMoments.forEach((name, array) -> moments.add(named(array, FIRST + name)));
     secondMoments.forEach((name, array) -> moments.add(named(array, SECOND + name)));
@@ -120,7 +157,7 @@ final class AdamW implements AutoCloseable {
   }
 
   /** Restores moments written by {@link #moments()}. */
-  void loadMoments(NDList saved) {
+  public void loadMoments(NDList saved) {
     Map<String, NDArray> byName = new LinkedHashMap<>();
     saved.forEach(array -> byName.put(array.getName(), array));
     restore(byName, FIRST, firstMoments);
