@@ -11,6 +11,8 @@ import dev.infuse.jobs.generate.GenDocsConfig;
 import dev.infuse.jobs.generate.GenQaConfig;
 import dev.infuse.jobs.ingest.IngestConfig;
 import dev.infuse.jobs.llm.LlmConfig;
+import dev.infuse.jobs.maporl.DiscussConfig;
+import dev.infuse.jobs.maporl.RewardConfig;
 import dev.infuse.jobs.report.ReportConfig;
 import dev.infuse.jobs.retrieve.IndexConfig;
 import dev.infuse.jobs.retrieve.RetrieveConfig;
@@ -46,6 +48,8 @@ public final class JobCatalog {
           FitScalingCommand.class,
           ReportCommand.class,
           EvaluateCommand.class,
+          DiscussCommand.class,
+          RewardCommand.class,
           SqlCommand.class,
           ValidateCommand.class,
           DemoCommand.class);
@@ -68,7 +72,9 @@ public final class JobCatalog {
           SectionType.of("rag", RagConfig.class),
           SectionType.of("index", IndexConfig.class),
           SectionType.of("retrieve", RetrieveConfig.class),
-          SectionType.of("evaluate", EvaluateConfig.class));
+          SectionType.of("evaluate", EvaluateConfig.class),
+          SectionType.of("discuss", DiscussConfig.class),
+          SectionType.of("reward", RewardConfig.class));
 
   /**
    * Ends the help of every option bound to a config key with the key and its default from {@code

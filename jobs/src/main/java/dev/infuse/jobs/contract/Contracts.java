@@ -38,7 +38,11 @@ public final class Contracts {
           "predictions",
           "scores",
           "score_comparisons",
-          "scaling_fits");
+          "scaling_fits",
+          "rollouts",
+          "rewards",
+          "discussion_scores",
+          "maporl_updates");
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);

@@ -2,6 +2,7 @@ package dev.infuse.jobs.llm;
 
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.desc;
+import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.row_number;
 import static org.apache.spark.sql.functions.when;
 
@@ -9,6 +10,7 @@ import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.run.JobRun;
+import dev.infuse.udfs.llm.LlmSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -50,6 +52,13 @@ public final class LlmCallRunner {
   public static final String ORDER_COLUMN = "call_order";
 
   /**
+   * An optional input column (int): the index of the client in the runner's {@code clients} that
+   * makes the call, so that several models (the agents of a discussion) are called in one stage,
+   * concurrently. Without it every call goes to the config's client.
+   */
+  public static final String CLIENT_COLUMN = "llm_client";
+
+  /**
    * A target measured in the job's outputs, not in LLM tokens, such as the unique synthetic tokens
    * of a table. With one, calls go in waves, each output is written as its wave ends, and no wave
    * starts once the target is reached; the requests left are deferred to a run with a larger
@@ -74,6 +83,7 @@ public final class LlmCallRunner {
 
   private final JobRun run;
   private final LlmConfig config;
+  private final List<LlmSettings> clients;
   private final Contract contract = Contracts.load("llm_calls");
 
   public LlmCallRunner(JobRun run) {
@@ -86,8 +96,20 @@ public final class LlmCallRunner {
    * limits.
    */
   public LlmCallRunner(JobRun run, LlmConfig config) {
+    this(run, config, List.of(config.client()));
+  }
+
+  /**
+   * A runner whose requests name their client by index ({@link #CLIENT_COLUMN}); {@code config}
+   * gives the limits (budget, rows per task, failure fraction) of all of them.
+   */
+  public LlmCallRunner(JobRun run, LlmConfig config, List<LlmSettings> clients) {
+    if (clients.isEmpty()) {
+      throw new IllegalArgumentException("clients: got none, expected at least one");
+    }
     this.run = run;
     this.config = config;
+    this.clients = List.copyOf(clients);
   }
 
   /**
@@ -111,7 +133,27 @@ public final class LlmCallRunner {
       double callSeconds,
       double costUsd,
       long deferredByTarget,
-      long goalProgress) {}
+      long goalProgress) {
+
+    /** No calls: the start of a sum over several calls of a runner. */
+    public static final Outcome NONE = new Outcome(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1);
+
+    /** Both outcomes together, for a job that calls in several rounds (the turns of discuss). */
+    public Outcome plus(Outcome other) {
+      return new Outcome(
+          requested + other.requested,
+          cached + other.cached,
+          called + other.called,
+          failed + other.failed,
+          deferredByBudget + other.deferredByBudget,
+          tokensIn + other.tokensIn,
+          tokensOut + other.tokensOut,
+          callSeconds + other.callSeconds,
+          costUsd + other.costUsd,
+          deferredByTarget + other.deferredByTarget,
+          Math.max(goalProgress, other.goalProgress));
+    }
+  }
 
   /**
    * Makes the calls that are not cached yet; afterwards {@link #responses} answers for every key.
@@ -131,9 +173,13 @@ public final class LlmCallRunner {
     recoverJournals();
 
     boolean ordered = List.of(requests.columns()).contains(ORDER_COLUMN);
+    boolean routed = List.of(requests.columns()).contains(CLIENT_COLUMN);
+    Dataset<Row> withClient = routed ? requests : requests.withColumn(CLIENT_COLUMN, lit(0));
+    List<String> taskColumns = new ArrayList<>(REQUEST_COLUMNS);
+    taskColumns.add(CLIENT_COLUMN);
     Dataset<Row> unique =
         ordered
-            ? requests
+            ? withClient
                 .groupBy("call_key")
                 .agg(
                     org.apache.spark.sql.functions.first("chat_request").as("chat_request"),
@@ -143,10 +189,11 @@ public final class LlmCallRunner {
                         .functions
                         .first("canonical_request")
                         .as("canonical_request"),
+                    org.apache.spark.sql.functions.first(CLIENT_COLUMN).as(CLIENT_COLUMN),
                     org.apache.spark.sql.functions.min(ORDER_COLUMN).as(ORDER_COLUMN))
-            : requests
+            : withClient
                 .select(
-                    REQUEST_COLUMNS.stream()
+                    taskColumns.stream()
                         .map(c -> col(c))
                         .toArray(org.apache.spark.sql.Column[]::new))
                 .dropDuplicates("call_key");
@@ -214,7 +261,7 @@ public final class LlmCallRunner {
                   .offset((int) offset)
                   .limit((int) wave)
                   .select(
-                      REQUEST_COLUMNS.stream()
+                      taskColumns.stream()
                           .map(c -> col(c))
                           .toArray(org.apache.spark.sql.Column[]::new));
           int partitions =
@@ -228,8 +275,7 @@ public final class LlmCallRunner {
                           .repartition(partitions)
                           .javaRDD()
                           .mapPartitions(
-                              new LlmCallTask(
-                                  config.client(), journal, run.runId(), hadoop, counters)),
+                              new LlmCallTask(clients, journal, run.runId(), hadoop, counters)),
                       contract.schema())
                   .persist(StorageLevel.MEMORY_AND_DISK());
           long waveStart = System.nanoTime();

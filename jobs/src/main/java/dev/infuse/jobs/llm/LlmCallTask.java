@@ -34,19 +34,19 @@ final class LlmCallTask implements FlatMapFunction<Iterator<Row>, Row> {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int JOURNAL_ROLL_LINES = 64;
 
-  private final LlmSettings settings;
+  private final List<LlmSettings> clients;
   private final String journalDir;
   private final String runId;
   private final Broadcast<SerializableConfiguration> hadoop;
   private final LlmProgress.Accumulators progress;
 
   LlmCallTask(
-      LlmSettings settings,
+      List<LlmSettings> clients,
       String journalDir,
       String runId,
       Broadcast<SerializableConfiguration> hadoop,
       LlmProgress.Accumulators progress) {
-    this.settings = settings;
+    this.clients = List.copyOf(clients);
     this.journalDir = journalDir;
     this.runId = runId;
     this.hadoop = hadoop;
@@ -54,12 +54,15 @@ final class LlmCallTask implements FlatMapFunction<Iterator<Row>, Row> {
   }
 
   /**
-   * Input rows are {@code (call_key, chat_request JSON, canonical request)}; output rows are {@code
-   * llm_calls} rows.
+   * Input rows are {@code (call_key, chat_request JSON, canonical request, client index)}; output
+   * rows are {@code llm_calls} rows.
    */
   @Override
   public Iterator<Row> call(Iterator<Row> requests) {
-    LlmClient client = LlmClients.forSettings(settings);
+    List<LlmClient> built = new ArrayList<>(clients.size());
+    for (LlmSettings settings : clients) {
+      built.add(LlmClients.forSettings(settings));
+    }
     TaskContext task = TaskContext.get();
     String partition = "part-" + task.stageId() + "-" + task.partitionId() + "-";
     // A retried task (or stage) finds what its earlier attempts finished in this run's journal,
@@ -83,8 +86,14 @@ final class LlmCallTask implements FlatMapFunction<Iterator<Row>, Row> {
           calls.add(CompletableFuture.completedFuture(earlier));
           continue;
         }
+        int index = request.getInt(3);
         calls.add(
-            call(client, request.getString(0), request.getString(1), request.getString(2))
+            call(
+                    built.get(index),
+                    clients.get(index),
+                    request.getString(0),
+                    request.getString(1),
+                    request.getString(2))
                 .thenApply(
                     result -> {
                       journal.append(result.toJsonLine());
@@ -103,13 +112,14 @@ final class LlmCallTask implements FlatMapFunction<Iterator<Row>, Row> {
   }
 
   private CompletableFuture<LlmCallRows.Call> call(
-      LlmClient client, String key, String requestJson, String canonical) {
+      LlmClient client, LlmSettings settings, String key, String requestJson, String canonical) {
     ChatRequest request;
     try {
       request = JSON.readValue(requestJson, ChatRequest.class);
     } catch (JsonProcessingException e) {
       return CompletableFuture.completedFuture(
-          failure(key, canonical, "request does not parse: " + e.getOriginalMessage(), 0, 0));
+          failure(
+              settings, key, canonical, "request does not parse: " + e.getOriginalMessage(), 0, 0));
     }
     long started = System.nanoTime();
     CompletableFuture<ChatResponse> response;
@@ -143,6 +153,7 @@ final class LlmCallTask implements FlatMapFunction<Iterator<Row>, Row> {
                   : error;
           int attempts = cause instanceof LlmCallException failed ? failed.attempts() : 1;
           return failure(
+              settings,
               key,
               canonical,
               String.valueOf(cause.getMessage() == null ? cause : cause.getMessage()),
@@ -152,7 +163,12 @@ final class LlmCallTask implements FlatMapFunction<Iterator<Row>, Row> {
   }
 
   private LlmCallRows.Call failure(
-      String key, String canonical, String error, int attempts, long latencyMs) {
+      LlmSettings settings,
+      String key,
+      String canonical,
+      String error,
+      int attempts,
+      long latencyMs) {
     return new LlmCallRows.Call(
         key,
         settings.backend().id(),

@@ -33,6 +33,9 @@ import java.util.List;
  * @param scalingBaselineRun the baseline run; null: the only scored run of that setting on the
  *     benchmark
  * @param scalingTokens the x-axis: unique (the papers') or seen synthetic tokens
+ * @param discussions MAPoRL discussions (rollouts.discussion_id) whose per-turn metrics go to
+ *     discussion_scores; {@code latest} for those of the latest discuss run; empty for none. With
+ *     discussions and no {@code runs}, predictions are not scored
  */
 public record ScoreConfig(
     List<String> runs,
@@ -49,7 +52,8 @@ public record ScoreConfig(
     List<String> scalingRuns,
     Setting scalingBaselineSetting,
     String scalingBaselineRun,
-    ScalingTokens scalingTokens)
+    ScalingTokens scalingTokens,
+    List<String> discussions)
     implements ConfigSection {
 
   /**

@@ -26,6 +26,7 @@ import dev.infuse.jobs.io.WriteResult;
 import dev.infuse.jobs.llm.LlmCallRunner;
 import dev.infuse.jobs.llm.LlmConfig;
 import dev.infuse.jobs.llm.LlmFailures;
+import dev.infuse.jobs.maporl.DiscussionScores;
 import dev.infuse.jobs.run.BuildInfo;
 import dev.infuse.jobs.run.JobRun;
 import dev.infuse.jobs.run.RunCounts;
@@ -108,6 +109,17 @@ public final class ScoreJob {
   }
 
   public RunCounts run() {
+    if (!options.discussions().isEmpty()) {
+      DiscussionScores discussions = new DiscussionScores(run);
+      DiscussionScores.Written written =
+          discussions.score(discussions.resolve(options.discussions()), run.runId());
+      if (options.runs().isEmpty()) {
+        Map<String, Long> details = new LinkedHashMap<>();
+        details.put("discussion_scores.rows", (long) written.rows());
+        details.put("discussion_scores.inserted", written.write().inserted());
+        return new RunCounts(written.rolloutRows(), written.rolloutRows(), 0, details);
+      }
+    }
     SparkSession spark = run.spark();
     Warehouse warehouse = run.warehouse();
     if (!warehouse.exists("predictions")) {

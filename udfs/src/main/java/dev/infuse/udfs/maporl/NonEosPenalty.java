@@ -34,17 +34,28 @@ public final class NonEosPenalty {
 
   /** {@link #PENALTY} when the response is penalised, else empty. */
   public static OptionalDouble penalty(String response, int responseTokens, int turn) {
+    return reason(response, responseTokens, turn) == null
+        ? OptionalDouble.empty()
+        : OptionalDouble.of(PENALTY);
+  }
+
+  /**
+   * Why the response is penalised, checked in the reference's order: {@code short} (under {@value
+   * #MIN_TOKENS} tokens), {@code repetitive} (an n-gram repeated more than {@value #MAX_REPEATS}
+   * times in a row), {@code no_boxed} (after turn 0, no {@code \boxed{}}); null when it is not.
+   */
+  public static String reason(String response, int responseTokens, int turn) {
     String text = response == null ? "" : response;
     if (responseTokens < MIN_TOKENS) {
-      return OptionalDouble.of(PENALTY);
+      return "short";
     }
     if (repeats(text.strip().split("\\s+"))) {
-      return OptionalDouble.of(PENALTY);
+      return "repetitive";
     }
     if (turn > 0 && !BOXED.matcher(text).find()) {
-      return OptionalDouble.of(PENALTY);
+      return "no_boxed";
     }
-    return OptionalDouble.empty();
+    return null;
   }
 
   /**
