@@ -58,8 +58,9 @@ class PromptFilesTest {
 
   /**
    * Prompts that are one user message with no system turn, with exactly the variables they are
-   * given: retrieval queries (the text a question is searched with) and the few-shot reader for
-   * base models, which is a completion prompt.
+   * given: retrieval queries (the text a question is searched with), the few-shot reader for base
+   * models, which is a completion prompt, and MAPoRL's discussion turns (the conversation is built
+   * by {@code dev.infuse.udfs.maporl.DiscussionPrompts}).
    */
   private static final Map<String, Set<String>> SINGLE_MESSAGE =
       Map.of(
@@ -68,7 +69,11 @@ class PromptFilesTest {
           "query/entigraph",
           Set.of("title", "author", "year", "question_lc", "question", "options"),
           "reader-mcq-fewshot-cot",
-          Set.of("instructions", "contexts", "question", "choices"));
+          Set.of("instructions", "contexts", "question", "choices"),
+          "maporl-first",
+          Set.of("question", "answer_instruction"),
+          "maporl-discuss",
+          Set.of("others", "own_feedback", "question"));
 
   @Test
   void everyPromptFileDeclaresAKnownIdAVersionAndOnlyItsKindsVariables() throws IOException {
