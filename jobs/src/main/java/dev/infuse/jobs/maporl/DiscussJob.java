@@ -311,8 +311,14 @@ public final class DiscussJob {
     if (options.maxQuestions() > 0) {
       questions = questions.limit(options.maxQuestions());
     }
+    // NLI premises and reading passages live in documents; stand-alone questions (GSM8K) need none.
     Dataset<Row> documents =
-        run.warehouse().read("documents").select(col("doc_id"), col("text").as("doc_text"));
+        run.warehouse().exists("documents")
+            ? run.warehouse().read("documents").select(col("doc_id"), col("text").as("doc_text"))
+            : run.spark()
+                .emptyDataFrame()
+                .selectExpr("CAST(NULL AS STRING) AS doc_id", "CAST(NULL AS STRING) AS doc_text")
+                .limit(0);
     Dataset<Row> withDocs =
         questions
             .join(documents, questions.col("doc_id").equalTo(documents.col("doc_id")), "left")
