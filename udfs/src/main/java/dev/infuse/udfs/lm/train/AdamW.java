@@ -101,6 +101,11 @@ public final class AdamW implements AutoCloseable {
     }
     double norm = Math.sqrt(squares.getFloat());
     if (!Double.isFinite(norm)) {
+      // Under load, the fused float32 sum has now and then come back infinite while every gradient,
+      // read again, was finite: recompute it once, parameter by parameter, in double.
+      norm = Math.sqrt(squareSum(gradients));
+    }
+    if (!Double.isFinite(norm)) {
       throw new IllegalStateException(
           "gradient norm "
               + norm
@@ -139,6 +144,16 @@ public final class AdamW implements AutoCloseable {
       gradients.get(name).subi(gradients.get(name));
     }
     return norm;
+  }
+
+  private static double squareSum(Map<String, NDArray> gradients) {
+    double sum = 0;
+    for (NDArray gradient : gradients.values()) {
+      for (float x : gradient.toFloatArray()) {
+        sum += (double) x * x;
+      }
+    }
+    return sum;
   }
 
   private static java.util.List<String> nonFinite(Map<String, NDArray> gradients) {
