@@ -77,7 +77,7 @@ class DiscussJobTest {
       assertThat(discuss.code()).as(discuss.toString()).isZero();
       assertThat(discuss.out())
           .contains("discuss: 3 question(s) of gsm8k, 2 agent(s) x up to 3 turn(s): 2 episode(s)")
-          .contains("12 rollout row(s), 1 quarantined");
+          .contains("(12 rollout row(s)), 1 quarantined");
       // Two questions, two agents, three turns: each agent is asked once per question and turn.
       assertThat(steady.totalRequests()).isEqualTo(6);
       assertThat(follower.totalRequests()).isEqualTo(6);
