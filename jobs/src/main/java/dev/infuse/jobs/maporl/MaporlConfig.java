@@ -17,8 +17,6 @@ import java.util.List;
  *     the paper's single-agent comparison: the others keep their starting policy
  * @param output where each agent's checkpoints go, {@code <output>/<agent_id>/}; relative to the
  *     warehouse when relative
- * @param questionsPerIteration the questions of each iteration's discussion, rotating through the
- *     benchmark's; 0 for {@code discuss.max_questions}
  * @param export rollouts with rewards and advantages, written at the end: a path ending in {@code
  *     .parquet} for Parquet, any other for JSONL; null for none
  */
@@ -27,7 +25,6 @@ public record MaporlConfig(
     List<String> policies,
     List<String> trainAgents,
     String output,
-    int questionsPerIteration,
     String algorithm,
     double klCoef,
     double gamma,
@@ -79,10 +76,6 @@ public record MaporlConfig(
     }
     if (output == null || output.isBlank()) {
       problems.add("output: got nothing, expected a directory for the checkpoints");
-    }
-    if (questionsPerIteration < 0) {
-      problems.add(
-          "questions_per_iteration: got " + questionsPerIteration + ", expected >= 0 (0: all)");
     }
     for (String problem : update(0).problems()) {
       problems.add(

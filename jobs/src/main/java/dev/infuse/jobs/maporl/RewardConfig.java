@@ -2,14 +2,19 @@ package dev.infuse.jobs.maporl;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.infuse.jobs.config.ConfigJson;
 import dev.infuse.jobs.config.ConfigSection;
 import dev.infuse.udfs.common.EnumNames;
+import dev.infuse.udfs.common.Keys;
 import dev.infuse.udfs.maporl.Horizon;
 import dev.infuse.udfs.maporl.IncentiveConvention;
 import dev.infuse.udfs.maporl.RewardSettings;
 import dev.infuse.udfs.maporl.Share;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -78,6 +83,25 @@ public record RewardConfig(
         beta.get(1),
         IncentiveConvention.fromName(incentiveConvention),
         incentives);
+  }
+
+  /** The settings as canonical JSON: hashed, the scope of their rows in {@code rewards}. */
+  public String settingsJson() {
+    Map<String, Object> settings = new LinkedHashMap<>();
+    settings.put("horizon", horizon);
+    settings.put("share", share);
+    settings.put("gamma", gamma);
+    settings.put("incentives", incentives);
+    settings.put("alpha", alpha);
+    settings.put("beta", beta);
+    settings.put("incentive_convention", incentiveConvention);
+    settings.put("advantage", advantage.id());
+    return ConfigJson.canonical(new ObjectMapper().valueToTree(settings));
+  }
+
+  /** {@code rewards.reward_settings_id} of these settings. */
+  public String settingsId() {
+    return Keys.shortHash(settingsJson());
   }
 
   @Override

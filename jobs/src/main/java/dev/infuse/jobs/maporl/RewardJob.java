@@ -9,7 +9,6 @@ import static org.apache.spark.sql.functions.struct;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.infuse.jobs.config.ConfigJson;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Quarantine;
@@ -72,20 +71,6 @@ public final class RewardJob {
     return options.input() == null ? fromRollouts() : fromJsonl();
   }
 
-  /** The settings as canonical JSON, and their hash: the rewards table's scope. */
-  private String settingsJson() {
-    Map<String, Object> settings = new LinkedHashMap<>();
-    settings.put("horizon", options.horizon());
-    settings.put("share", options.share());
-    settings.put("gamma", options.gamma());
-    settings.put("incentives", options.incentives());
-    settings.put("alpha", options.alpha());
-    settings.put("beta", options.beta());
-    settings.put("incentive_convention", options.incentiveConvention());
-    settings.put("advantage", options.advantage().id());
-    return ConfigJson.canonical(JSON.valueToTree(settings));
-  }
-
   private RunCounts fromRollouts() {
     List<String> discussions = discussions();
     Dataset<Row> rollouts =
@@ -104,7 +89,7 @@ public final class RewardJob {
                             col("correct"),
                             lit(null).cast("long").as("line")))
                     .as("scores"));
-    String settingsJson = settingsJson();
+    String settingsJson = options.settingsJson();
     EpisodeRewards rewards =
         new EpisodeRewards(
             options.settings(),
@@ -264,7 +249,7 @@ public final class RewardJob {
                   correct,
                   number));
     }
-    String settingsJson = settingsJson();
+    String settingsJson = options.settingsJson();
     EpisodeRewards rewards =
         new EpisodeRewards(
             options.settings(),
