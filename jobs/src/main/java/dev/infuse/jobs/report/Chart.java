@@ -13,7 +13,7 @@ import org.jfree.chart.JFreeChart;
  * One rendered chart of the report.
  *
  * @param id a stable id, used as the HTML element id and in report.json
- * @param section scaling, settings or recall
+ * @param section scaling, settings, recall or discussions
  * @param title what the chart shows
  * @param png the rendered image
  */
@@ -21,7 +21,8 @@ public record Chart(String id, String section, String title, byte[] png) {
 
   /**
    * Every chart the data allows: one per scaling axis (a curve per generator on it), per
-   * (benchmark, subset, metric) of scores, per recall benchmark.
+   * (benchmark, subset, metric) of scores, per recall benchmark, and per discussion (turn by turn;
+   * at most {@link ReportData#MAX_DISCUSSION_CHARTS}).
    */
   public static List<Chart> all(ReportData data) {
     List<Chart> charts = new ArrayList<>();
@@ -78,6 +79,14 @@ public record Chart(String id, String section, String title, byte[] png) {
               "recall-" + (++i),
               "recall",
               ReportCharts.recall(benchmark.getKey(), benchmark.getValue())));
+    }
+    i = 0;
+    for (List<ReportData.DiscussionTurn> turns :
+        ReportData.byDiscussion(data.discussions()).values()) {
+      if (i == ReportData.MAX_DISCUSSION_CHARTS) {
+        break;
+      }
+      charts.add(render("discussion-" + (++i), "discussions", ReportCharts.discussion(turns)));
     }
     return charts;
   }

@@ -297,6 +297,61 @@ public final class ReportCharts {
   }
 
   /**
+   * One discussion turn by turn: the group's majority-vote accuracy and consensus rate, and each
+   * agent's accuracy, on [0, 1].
+   */
+  public static JFreeChart discussion(List<ReportData.DiscussionTurn> turns) {
+    XYSeriesCollection data = new XYSeriesCollection();
+    XYSeries majority = new XYSeries("majority accuracy", true, true);
+    XYSeries consensus = new XYSeries("consensus rate", true, true);
+    Map<String, XYSeries> agents = new java.util.TreeMap<>();
+    for (ReportData.DiscussionTurn t : turns) {
+      Double m = t.metric("majority_accuracy");
+      if (m != null && Double.isFinite(m)) {
+        majority.add(t.turn(), m);
+      }
+      Double c = t.metric("consensus_rate");
+      if (c != null && Double.isFinite(c)) {
+        consensus.add(t.turn(), c);
+      }
+      t.agentAccuracy()
+          .forEach(
+              (agent, value) -> {
+                if (value != null && Double.isFinite(value)) {
+                  agents
+                      .computeIfAbsent(agent, a -> new XYSeries(a + " accuracy", true, true))
+                      .add(t.turn(), value);
+                }
+              });
+    }
+    data.addSeries(majority);
+    data.addSeries(consensus);
+    agents.values().forEach(data::addSeries);
+    XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+    renderer.setSeriesPaint(0, Color.BLACK);
+    renderer.setSeriesStroke(0, new BasicStroke(3f));
+    renderer.setSeriesPaint(1, PALETTE[3]);
+    renderer.setSeriesStroke(
+        1,
+        new BasicStroke(
+            2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {8f, 6f}, 0f));
+    for (int i = 2; i < data.getSeriesCount(); i++) {
+      // Agents in the palette, skipping red (the consensus line).
+      renderer.setSeriesPaint(i, CURVES[(i - 2) % CURVES.length]);
+      renderer.setSeriesStroke(i, new BasicStroke(1.5f));
+    }
+    NumberAxis x = new NumberAxis("turn");
+    x.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+    x.setAutoRangeIncludesZero(false);
+    NumberAxis y = new NumberAxis("rate");
+    y.setRange(0, 1.05);
+    XYPlot plot = new XYPlot(data, x, y, renderer);
+    ReportData.DiscussionTurn first = turns.get(0);
+    return styled(
+        new JFreeChart(first.label() + " by turn", JFreeChart.DEFAULT_TITLE_FONT, plot, true));
+  }
+
+  /**
    * A base-10 log axis for token counts with ticks at whole decades (half decades when the data
    * spans less than two), labelled 100k, 1M, 10M rather than 10^5.3: tick units of a log axis are
    * in exponents.

@@ -36,9 +36,89 @@ public record ReportData(
     List<RunInfo> runs,
     List<String> runsNotFound,
     List<RagRecipes.Recipe> ragRecipes,
-    Map<String, String> notes) {
+    Map<String, String> notes,
+    List<DiscussionTurn> discussions) {
 
   public static final String ALL = "all";
+
+  /** At most this many discussions get a per-turn chart; the table shows them all. */
+  public static final int MAX_DISCUSSION_CHARTS = 12;
+
+  /** The metrics of discussion_scores' group rows (agent_id 'all'), in the order shown. */
+  public static final List<String> DISCUSSION_METRICS =
+      List.of(
+          "majority_accuracy",
+          "accuracy",
+          "consensus_rate",
+          "improve_ratio",
+          "decline_ratio",
+          "no_change_ratio",
+          "persuasion_events",
+          "persuasions_to_correct",
+          "majority_improved",
+          "majority_declined");
+
+  /** A report without discussions. */
+  public ReportData(
+      List<String> scoreRuns,
+      List<Score> scores,
+      List<Comparison> comparisons,
+      List<ScalingFit> fits,
+      List<Recall> recall,
+      List<RunInfo> runs,
+      List<String> runsNotFound,
+      List<RagRecipes.Recipe> ragRecipes,
+      Map<String, String> notes) {
+    this(
+        scoreRuns,
+        scores,
+        comparisons,
+        fits,
+        recall,
+        runs,
+        runsNotFound,
+        ragRecipes,
+        notes,
+        List.of());
+  }
+
+  /**
+   * One turn of one scored discussion: the rows of {@code discussion_scores} for a score run,
+   * discussion and turn, pivoted.
+   *
+   * @param questions n of the group's majority_accuracy (the questions discussed), 0 when absent
+   * @param metrics the group's metrics (agent_id 'all') by name
+   * @param agentAccuracy each agent's accuracy at this turn, by agent id
+   */
+  public record DiscussionTurn(
+      String scoreRunId,
+      String discussionId,
+      String discussRunId,
+      String benchmark,
+      Integer iteration,
+      int turn,
+      long questions,
+      Map<String, Double> metrics,
+      Map<String, Double> agentAccuracy) {
+
+    /** The group's metric {@code name}, or null when this turn has none. */
+    public Double metric(String name) {
+      return metrics.get(name);
+    }
+
+    /** The discussion this turn belongs to: its score run and discussion id. */
+    public List<String> discussion() {
+      return List.of(scoreRunId, discussionId);
+    }
+
+    /** What the discussion is, in words: benchmark, id, and iteration when co-trained. */
+    public String label() {
+      return benchmark
+          + ": discussion "
+          + discussionId
+          + (iteration == null ? "" : " (iteration " + iteration + ")");
+    }
+  }
 
   /** A row of {@code scores}. */
   public record Score(
@@ -300,9 +380,27 @@ public record ReportData(
           "started_at",
           "ended_at");
 
-  /** Rows read, per table, for the run's counts. */
+  static final List<String> DISCUSSION_COLUMNS =
+      List.of(
+          "score_run_id",
+          "discussion_id",
+          "discuss_run_id",
+          "benchmark",
+          "iteration",
+          "turn",
+          "agent_id",
+          "metric",
+          "value",
+          "n");
+
+  /** Rows read, per table, for the run's counts (a discussion turn counts once). */
   public long rowsRead() {
-    return scores.size() + comparisons.size() + fits.size() + recall.size() + runs.size();
+    return scores.size()
+        + comparisons.size()
+        + fits.size()
+        + recall.size()
+        + runs.size()
+        + discussions.size();
   }
 
   /** Reads what {@code config} selects from {@code warehouse}. */
@@ -327,12 +425,14 @@ public record ReportData(
         table(warehouse, "score_comparisons", COMPARISON_COLUMNS, notes);
     Dataset<Row> fitsTable = table(warehouse, "scaling_fits", FIT_COLUMNS, notes);
     Dataset<Row> recallTable = table(warehouse, "retrieval_recall", RECALL_COLUMNS, notes);
+    Dataset<Row> discussionsTable =
+        table(warehouse, "discussion_scores", DISCUSSION_COLUMNS, notes);
 
     List<String> scoreRuns =
         selectScoreRuns(
             config.scoreRuns(),
             byStart,
-            java.util.Arrays.asList(scoresTable, comparisonsTable, fitsTable));
+            java.util.Arrays.asList(scoresTable, comparisonsTable, fitsTable, discussionsTable));
     List<Score> scores =
         rows(filterScoreRuns(scoresTable, config.scoreRuns(), scoreRuns), ReportData::score);
     List<Comparison> comparisons =
@@ -341,6 +441,8 @@ public record ReportData(
             ReportData::comparison);
     List<ScalingFit> fits =
         rows(filterScoreRuns(fitsTable, config.scoreRuns(), scoreRuns), ReportData::fit);
+    List<DiscussionTurn> discussions =
+        discussionTurns(filterScoreRuns(discussionsTable, config.scoreRuns(), scoreRuns));
     List<Recall> recall =
         selectRecall(rows(recallTable, ReportData::recall), config.retrieveRuns(), byStart);
 
@@ -361,6 +463,7 @@ public record ReportData(
         });
     fits.forEach(f -> f.points().forEach(p -> involved.add(p.runId())));
     recall.forEach(r -> involved.add(r.runId()));
+    discussions.forEach(d -> involved.add(d.discussRunId()));
     involved.remove(null);
     List<RunInfo> runs = new ArrayList<>();
     if (runsTable != null && !involved.isEmpty()) {
@@ -425,9 +528,128 @@ public record ReportData(
     emptyNote(notes, "score_comparisons", comparisons, comparisonsTable);
     emptyNote(notes, "scaling_fits", fits, fitsTable);
     emptyNote(notes, "retrieval_recall", recall, recallTable);
+    emptyNote(notes, "discussion_scores", discussions, discussionsTable);
+    String capped = discussionChartsNote(discussions);
+    if (capped != null) {
+      notes.put("discussion_scores.charts", capped);
+    }
     noEvidenceNote(warehouse, notes, scores, recall);
     return new ReportData(
-        scoreRuns, scores, comparisons, fits, recall, runs, notFound, recipes.recipes(), notes);
+        scoreRuns,
+        scores,
+        comparisons,
+        fits,
+        recall,
+        runs,
+        notFound,
+        recipes.recipes(),
+        notes,
+        discussions);
+  }
+
+  /** The discussions in report order, one entry per (score run, discussion). */
+  public static Map<List<String>, List<DiscussionTurn>> byDiscussion(List<DiscussionTurn> turns) {
+    Map<List<String>, List<DiscussionTurn>> out = new LinkedHashMap<>();
+    turns.forEach(t -> out.computeIfAbsent(t.discussion(), k -> new ArrayList<>()).add(t));
+    return out;
+  }
+
+  /**
+   * Says that only the first discussions are charted, when there are more than the cap; or null.
+   */
+  static String discussionChartsNote(List<DiscussionTurn> turns) {
+    int count = byDiscussion(turns).size();
+    if (count <= MAX_DISCUSSION_CHARTS) {
+      return null;
+    }
+    return "the report charts "
+        + MAX_DISCUSSION_CHARTS
+        + " of "
+        + count
+        + " discussions (the first by benchmark, iteration and id); the Discussions table and"
+        + " report.json hold every turn of all of them";
+  }
+
+  /**
+   * discussion_scores pivoted to one value per (score run, discussion, turn): the group's metrics
+   * and each agent's accuracy, sorted by benchmark, iteration, discussion, score run and turn.
+   */
+  static List<DiscussionTurn> discussionTurns(Dataset<Row> table) {
+    Map<List<Object>, DiscussionTurn> turns = new LinkedHashMap<>();
+    for (Row r : rows(table, Function.identity())) {
+      String scoreRun = r.getAs("score_run_id");
+      String discussion = r.getAs("discussion_id");
+      int turn = (int) whole(r, "turn");
+      Long iteration = nullableWhole(r, "iteration");
+      DiscussionTurn t =
+          turns.computeIfAbsent(
+              java.util.Arrays.asList(scoreRun, discussion, turn),
+              k ->
+                  new DiscussionTurn(
+                      scoreRun,
+                      discussion,
+                      r.getAs("discuss_run_id"),
+                      r.getAs("benchmark"),
+                      iteration == null ? null : iteration.intValue(),
+                      turn,
+                      0,
+                      new LinkedHashMap<>(),
+                      new java.util.TreeMap<>()));
+      String agent = r.getAs("agent_id");
+      String metric = r.getAs("metric");
+      Double value = nullableNumber(r, "value");
+      if (ALL.equals(agent)) {
+        t.metrics().put(metric, value);
+        if ("majority_accuracy".equals(metric)) {
+          turns.put(
+              java.util.Arrays.asList(scoreRun, discussion, turn),
+              new DiscussionTurn(
+                  t.scoreRunId(),
+                  t.discussionId(),
+                  t.discussRunId(),
+                  t.benchmark(),
+                  t.iteration(),
+                  t.turn(),
+                  whole(r, "n"),
+                  t.metrics(),
+                  t.agentAccuracy()));
+        }
+      } else if ("accuracy".equals(metric) && agent != null) {
+        t.agentAccuracy().put(agent, value);
+      }
+    }
+    List<DiscussionTurn> out = new ArrayList<>();
+    for (DiscussionTurn t : turns.values()) {
+      // The known metrics first, in their order, then any other.
+      Map<String, Double> ordered = new LinkedHashMap<>();
+      DISCUSSION_METRICS.forEach(
+          m -> {
+            if (t.metrics().containsKey(m)) {
+              ordered.put(m, t.metrics().get(m));
+            }
+          });
+      new TreeSet<>(t.metrics().keySet()).forEach(m -> ordered.putIfAbsent(m, t.metrics().get(m)));
+      out.add(
+          new DiscussionTurn(
+              t.scoreRunId(),
+              t.discussionId(),
+              t.discussRunId(),
+              t.benchmark(),
+              t.iteration(),
+              t.turn(),
+              t.questions(),
+              java.util.Collections.unmodifiableMap(ordered),
+              java.util.Collections.unmodifiableMap(t.agentAccuracy())));
+    }
+    Comparator<String> text = Comparator.nullsFirst(Comparator.naturalOrder());
+    out.sort(
+        Comparator.comparing(DiscussionTurn::benchmark, text)
+            .thenComparing(
+                DiscussionTurn::iteration, Comparator.nullsFirst(Comparator.naturalOrder()))
+            .thenComparing(DiscussionTurn::discussionId, text)
+            .thenComparing(DiscussionTurn::scoreRunId, text)
+            .thenComparingInt(DiscussionTurn::turn));
+    return out;
   }
 
   /**

@@ -119,6 +119,20 @@ public final class ReportHtml {
     }
     h.append("</section>\n");
 
+    h.append("<section id=\"discussions\">\n<h2>Discussions</h2>\n");
+    if (data.discussions().isEmpty()) {
+      h.append("<p class=\"note\">No discussions to show.</p>\n");
+    } else {
+      h.append(
+          "<p>MAPoRL's per-turn metrics of each scored discussion: majority-vote accuracy, mean"
+              + " accuracy of all answers, consensus (questions where every agent agrees), the"
+              + " share of answers that turned correct (improve) or wrong (decline) since the"
+              + " previous turn, persuasion events, and each agent's accuracy.</p>\n");
+      figures(h, charts, "discussions");
+      discussionsTable(h, data.discussions());
+    }
+    h.append("</section>\n");
+
     h.append("<section id=\"rag-recipes\">\n<h2>RAG recipes</h2>\n");
     if (data.ragRecipes().isEmpty()) {
       h.append("<p class=\"note\">No rag setting in these scores.</p>\n");
@@ -309,6 +323,41 @@ public final class ReportHtml {
       for (RagRecipes.Recipe recipe : recipes) {
         cells(h, recipe.settings().getOrDefault(setting, ""));
       }
+      h.append("</tr>\n");
+    }
+    h.append("</tbody></table>\n");
+  }
+
+  private static void discussionsTable(StringBuilder h, List<ReportData.DiscussionTurn> turns) {
+    java.util.Set<String> agents = new java.util.TreeSet<>();
+    turns.forEach(t -> agents.addAll(t.agentAccuracy().keySet()));
+    h.append(
+        "<table id=\"discussions-table\">\n<thead><tr><th>benchmark</th><th>iteration</th>"
+            + "<th>discussion</th><th>turn</th><th>questions</th><th>majority accuracy</th>"
+            + "<th>accuracy</th><th>consensus</th><th>improve</th><th>decline</th>"
+            + "<th>persuasion events</th>");
+    for (String agent : agents) {
+      h.append("<th>").append(html(agent)).append(" accuracy</th>");
+    }
+    h.append("<th>discuss run</th><th>score run</th></tr></thead>\n<tbody>\n");
+    for (ReportData.DiscussionTurn t : turns) {
+      h.append("<tr data-discussion-id=\"").append(html(t.discussionId())).append("\">");
+      cells(h, t.benchmark(), t.iteration() == null ? ReportFormat.NONE : "" + t.iteration());
+      cells(h, t.discussionId());
+      nums(
+          h,
+          String.valueOf(t.turn()),
+          String.valueOf(t.questions()),
+          number(t.metric("majority_accuracy")),
+          number(t.metric("accuracy")),
+          number(t.metric("consensus_rate")),
+          number(t.metric("improve_ratio")),
+          number(t.metric("decline_ratio")),
+          number(t.metric("persuasion_events")));
+      for (String agent : agents) {
+        nums(h, number(t.agentAccuracy().get(agent)));
+      }
+      cells(h, t.discussRunId(), t.scoreRunId());
       h.append("</tr>\n");
     }
     h.append("</tbody></table>\n");

@@ -16,9 +16,9 @@ import org.apache.hadoop.fs.Path;
 
 /**
  * {@code report}: reads {@code scores}, {@code score_comparisons}, {@code scaling_fits}, {@code
- * retrieval_recall} and {@code runs}, and writes {@code report.html} (self-contained: inline CSS,
- * charts as PNG data URIs, no network) and {@code report.json} (every number in the report) to one
- * directory.
+ * retrieval_recall}, {@code discussion_scores} and {@code runs}, and writes {@code report.html}
+ * (self-contained: inline CSS, charts as PNG data URIs, no network) and {@code report.json} (every
+ * number in the report) to one directory.
  *
  * <p>The directory is {@code report.output}, relative to the warehouse when relative; by default
  * {@code reports/<score run id>} under the warehouse, so reporting the same score run again
@@ -53,18 +53,20 @@ public final class ReportJob {
     details.put("score_comparisons", (long) data.comparisons().size());
     details.put("scaling_fits", (long) data.fits().size());
     details.put("retrieval_recall", (long) data.recall().size());
+    details.put("discussion_turns", (long) data.discussions().size());
     details.put("runs", (long) data.runs().size());
     details.put("charts", (long) charts.size());
     var out = run.out();
     out.printf(
         Locale.ROOT,
-        "report: %d score(s), %d comparison(s), %d scaling fit(s), %d recall row(s), %d run(s);"
-            + " %d chart(s)%n",
+        "report: %d score(s), %d comparison(s), %d scaling fit(s), %d recall row(s), %d run(s),"
+            + " %d discussion turn(s); %d chart(s)%n",
         data.scores().size(),
         data.comparisons().size(),
         data.fits().size(),
         data.recall().size(),
         data.runs().size(),
+        data.discussions().size(),
         charts.size());
     data.notes().values().forEach(note -> out.println("  note: " + note));
     out.println("  report: " + display(new Path(dir, HTML)));

@@ -42,6 +42,8 @@ public final class ReportJson {
     root.put("score_comparisons", data.comparisons().stream().map(ReportJson::comparison).toList());
     root.put("scaling_fits", data.fits().stream().map(ReportJson::fit).toList());
     root.put("retrieval_recall", data.recall().stream().map(ReportJson::recall).toList());
+    root.put(
+        "discussion_scores", data.discussions().stream().map(ReportJson::discussionTurn).toList());
     root.put("rag_recipes", data.ragRecipes());
     root.put("runs", data.runs().stream().map(ReportJson::run).toList());
     root.put("runs_not_found", data.runsNotFound());
@@ -165,6 +167,29 @@ public final class ReportJson {
     m.put("recall", finite(r.recall()));
     m.put("hits", r.hits());
     m.put("n", r.n());
+    return m;
+  }
+
+  /**
+   * One discussion turn: the group's metrics under their names (null when absent) and each agent's
+   * accuracy under agent_accuracy.
+   */
+  private static Map<String, Object> discussionTurn(ReportData.DiscussionTurn t) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("score_run_id", t.scoreRunId());
+    m.put("discussion_id", t.discussionId());
+    m.put("discuss_run_id", t.discussRunId());
+    m.put("benchmark", t.benchmark());
+    m.put("iteration", t.iteration());
+    m.put("turn", t.turn());
+    m.put("n", t.questions());
+    for (String metric : ReportData.DISCUSSION_METRICS) {
+      m.put(metric, finite(t.metric(metric)));
+    }
+    t.metrics().forEach((metric, value) -> m.putIfAbsent(metric, finite(value)));
+    Map<String, Object> agents = new LinkedHashMap<>();
+    t.agentAccuracy().forEach((agent, value) -> agents.put(agent, finite(value)));
+    m.put("agent_accuracy", agents);
     return m;
   }
 

@@ -309,4 +309,59 @@ class ReportChartsTest {
     assertThat(((SymbolAxis) plot.getDomainAxis()).getSymbols())
         .containsExactly("closed_book", "rag", "trained @1M");
   }
+
+  @Test
+  void aDiscussionChartShowsMajorityConsensusAndEachAgentOnAUnitAxisAndChartsAreCapped() {
+    List<ReportData.DiscussionTurn> turns = new java.util.ArrayList<>();
+    for (int d = 0; d < ReportData.MAX_DISCUSSION_CHARTS + 1; d++) {
+      for (int turn = 0; turn < 3; turn++) {
+        turns.add(
+            new ReportData.DiscussionTurn(
+                "score-x",
+                String.format(java.util.Locale.ROOT, "disc-%02d", d),
+                "discuss-x",
+                "gsm8k",
+                d == 0 ? null : d,
+                turn,
+                8,
+                java.util.Map.of("majority_accuracy", 0.5 + 0.1 * turn, "consensus_rate", 0.25),
+                new java.util.TreeMap<>(java.util.Map.of("b", 0.4, "a", 0.3 + 0.1 * turn))));
+      }
+    }
+    JFreeChart chart = ReportCharts.discussion(turns.subList(0, 3));
+    assertThat(chart.getTitle().getText()).isEqualTo("gsm8k: discussion disc-00 by turn");
+    assertThat(ReportCharts.discussion(turns.subList(3, 6)).getTitle().getText())
+        .isEqualTo("gsm8k: discussion disc-01 (iteration 1) by turn");
+    XYPlot plot = chart.getXYPlot();
+    assertThat(plot.getRangeAxis().getLowerBound()).isZero();
+    assertThat(plot.getRangeAxis().getUpperBound()).isGreaterThanOrEqualTo(1.0);
+    XYDataset data = plot.getDataset();
+    assertThat(data.getSeriesCount()).isEqualTo(4);
+    assertThat(data.getSeriesKey(0).toString()).isEqualTo("majority accuracy");
+    assertThat(data.getSeriesKey(1).toString()).isEqualTo("consensus rate");
+    assertThat(data.getSeriesKey(2).toString()).isEqualTo("a accuracy");
+    assertThat(data.getItemCount(0)).isEqualTo(3);
+    assertThat(data.getXValue(0, 2)).isEqualTo(2.0);
+    assertThat(data.getYValue(0, 2)).isCloseTo(0.7, within(1e-12));
+
+    ReportData report =
+        new ReportData(
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            java.util.Map.of(),
+            turns);
+    List<Chart> charts = Chart.all(report);
+    assertThat(charts).hasSize(ReportData.MAX_DISCUSSION_CHARTS);
+    assertThat(charts).extracting(Chart::section).containsOnly("discussions");
+    assertThat(ReportData.discussionChartsNote(turns))
+        .contains(
+            ReportData.MAX_DISCUSSION_CHARTS + " of " + (ReportData.MAX_DISCUSSION_CHARTS + 1));
+    assertThat(ReportData.discussionChartsNote(turns.subList(0, 6))).isNull();
+  }
 }

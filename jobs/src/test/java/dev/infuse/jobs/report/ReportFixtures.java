@@ -16,9 +16,10 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * A small evaluation warehouse with the agreed schemas of scores, score_comparisons, scaling_fits,
- * retrieval_recall and runs, written as plain Delta tables (the jobs that own those tables write
- * them through their contracts; the report only reads). It has an older score run and an older
- * retrieve run that a default report must leave out, and text that must be escaped.
+ * retrieval_recall, discussion_scores and runs, written as plain Delta tables (the jobs that own
+ * those tables write them through their contracts; the report only reads). It has an older score
+ * run and an older retrieve run that a default report must leave out, and text that must be
+ * escaped.
  */
 public final class ReportFixtures {
   public static final String OLD_SCORE_RUN = "score-20260101-000000-0000aa";
@@ -63,6 +64,24 @@ public final class ReportFixtures {
           new Object[] {"dense", 5, 0.7, 7L},
           new Object[] {"dense", 10, 1.0, 10L});
 
+  public static final String DISCUSS_RUN = "discuss-20260101-120000-0000ee";
+
+  /** An agent id a report must escape. */
+  public static final String NASTY_AGENT = "agent<1>&";
+
+  /**
+   * discussion_scores of the latest score run, pivoted: (discussion id, iteration, turn, majority
+   * accuracy, accuracy, consensus, improve, decline, persuasion events, agent-0 accuracy,
+   * NASTY_AGENT accuracy) on gsm8k, 8 questions; turn 0 has no change ratios.
+   */
+  public static final List<Object[]> DISCUSSIONS =
+      List.of(
+          new Object[] {"maporl-a", null, 0, 0.5, 0.4375, 0.25, null, null, null, 0.5, 0.375},
+          new Object[] {"maporl-a", null, 1, 0.625, 0.5625, 0.5, 0.1875, 0.0625, 2.0, 0.625, 0.5},
+          new Object[] {"maporl-a", null, 2, 0.75, 0.6875, 0.75, 0.125, 0.0, 1.0, 0.75, 0.625},
+          new Object[] {"maporl-co", 1, 0, 0.625, 0.5, 0.375, null, null, null, 0.5, 0.5},
+          new Object[] {"maporl-co", 1, 1, 0.875, 0.8125, 0.875, 0.3125, 0.0, 3.0, 0.875, 0.75});
+
   private ReportFixtures() {}
 
   /** Writes every table into {@code warehouse}. */
@@ -71,7 +90,44 @@ public final class ReportFixtures {
     writeComparisons(spark, warehouse);
     writeFits(spark, warehouse);
     writeRecall(spark, warehouse);
+    writeDiscussions(spark, warehouse);
     writeRuns(spark, warehouse);
+  }
+
+  /** {@link #DISCUSSIONS} as discussion_scores rows, and one of an older score run. */
+  public static void writeDiscussions(SparkSession spark, Path warehouse) {
+    String[] metrics = {
+      "majority_accuracy",
+      "accuracy",
+      "consensus_rate",
+      "improve_ratio",
+      "decline_ratio",
+      "persuasion_events"
+    };
+    List<Row> rows = new ArrayList<>();
+    for (Object[] d : DISCUSSIONS) {
+      for (int m = 0; m < metrics.length; m++) {
+        if (d[3 + m] != null) {
+          rows.add(discussionRow(SCORE_RUN, d, "all", metrics[m], (Double) d[3 + m]));
+        }
+      }
+      rows.add(discussionRow(SCORE_RUN, d, "agent-0", "accuracy", (Double) d[9]));
+      rows.add(discussionRow(SCORE_RUN, d, NASTY_AGENT, "accuracy", (Double) d[10]));
+    }
+    rows.add(
+        discussionRow(
+            OLD_SCORE_RUN,
+            new Object[] {"maporl-old", null, 0},
+            "all",
+            "majority_accuracy",
+            0.0123));
+    save(spark, warehouse, "discussion_scores", Contracts.load("discussion_scores").schema(), rows);
+  }
+
+  private static Row discussionRow(
+      String scoreRun, Object[] d, String agent, String metric, double value) {
+    return RowFactory.create(
+        scoreRun, d[0], DISCUSS_RUN, "gsm8k", d[1], d[2], agent, metric, value, 8L);
   }
 
   public static void writeScores(SparkSession spark, Path warehouse) {
@@ -290,6 +346,7 @@ public final class ReportFixtures {
             "{\"note\":\"</pre><script>alert(1)</script>\"}"));
     rows.add(run(OLD_SCORE_RUN, "score", "2026-01-01T00:00:00Z", "{}"));
     rows.add(run(SCORE_RUN, "score", "2026-01-02T00:00:00Z", "{\"score\":{\"bootstrap\":1000}}"));
+    rows.add(run(DISCUSS_RUN, "discuss", "2026-01-01T12:00:00Z", "{\"discuss\":{\"agents\":2}}"));
     rows.add(run(OLD_RETRIEVE_RUN, "retrieve", "2026-01-01T00:00:00Z", "{}"));
     rows.add(run(RETRIEVE_RUN, "retrieve", "2026-01-02T00:00:00Z", "{\"retrieve\":{\"k\":10}}"));
     save(spark, warehouse, "runs", Contracts.load("runs").schema(), rows);

@@ -120,6 +120,43 @@ class ReportJobTest {
         .containsExactlyInAnyOrder("answer-t5", "answer-t6", "answer-t7", "answer-trag");
     assertThat(html).contains("<td>abc1234</td><td>0.1.0-SNAPSHOT</td><td>3.5.9</td>");
 
+    // Discussions: every turn of the latest score run's discussions, the older run's left out.
+    JsonNode turns = json.get("discussion_scores");
+    assertThat(turns).hasSize(ReportFixtures.DISCUSSIONS.size());
+    for (int i = 0; i < turns.size(); i++) {
+      Object[] d = ReportFixtures.DISCUSSIONS.get(i);
+      JsonNode t = turns.get(i);
+      assertThat(t.get("score_run_id").asText()).isEqualTo(ReportFixtures.SCORE_RUN);
+      assertThat(t.get("discussion_id").asText()).isEqualTo(d[0]);
+      assertThat(t.get("iteration").isNull()).isEqualTo(d[1] == null);
+      assertThat(t.get("turn").asInt()).isEqualTo(d[2]);
+      assertThat(t.get("n").asLong()).isEqualTo(8L);
+      assertThat(t.get("majority_accuracy").asDouble()).isEqualTo(d[3]);
+      assertThat(t.get("consensus_rate").asDouble()).isEqualTo(d[5]);
+      assertThat(t.get("improve_ratio").isNull()).isEqualTo(d[6] == null);
+      assertThat(t.get("agent_accuracy").get("agent-0").asDouble()).isEqualTo(d[9]);
+      assertThat(t.get("agent_accuracy").get(ReportFixtures.NASTY_AGENT).asDouble())
+          .isEqualTo(d[10]);
+    }
+    assertThat(turns.get(1).get("persuasion_events").asDouble()).isEqualTo(2.0);
+    assertThat(json.get("charts").findValuesAsText("title"))
+        .contains(
+            "gsm8k: discussion maporl-a by turn",
+            "gsm8k: discussion maporl-co (iteration 1) by turn");
+    assertThat(html)
+        .contains("<table id=\"discussions-table\">")
+        .contains("<th>agent&lt;1&gt;&amp; accuracy</th>")
+        .contains("<figcaption>gsm8k: discussion maporl-co (iteration 1) by turn</figcaption>")
+        .contains(
+            "<td>gsm8k</td><td>–</td><td>maporl-a</td><td class=\"num\">1</td>"
+                + "<td class=\"num\">8</td><td class=\"num\">0.6250</td>"
+                + "<td class=\"num\">0.5625</td><td class=\"num\">0.5000</td>"
+                + "<td class=\"num\">0.1875</td><td class=\"num\">0.0625</td>"
+                + "<td class=\"num\">2.0000</td><td class=\"num\">0.6250</td>"
+                + "<td class=\"num\">0.5000</td>")
+        .doesNotContain("maporl-old");
+    assertThat(runs).contains(ReportFixtures.DISCUSS_RUN);
+
     // Escaped everywhere: the nasty model name and a config holding </pre><script>.
     assertThat(html)
         .doesNotContain("<script>alert")
@@ -141,13 +178,13 @@ class ReportJobTest {
       assertThat(image.getWidth()).isEqualTo(ReportCharts.WIDTH);
       count++;
     }
-    // One scaling chart, one settings chart (subset 'all'), one recall chart.
-    assertThat(count).isEqualTo(3).isEqualTo(json.get("charts").size());
+    // One scaling chart, one settings chart (subset 'all'), one recall chart, one per discussion.
+    assertThat(count).isEqualTo(5).isEqualTo(json.get("charts").size());
 
     Row run =
         new Warehouse(spark, warehouse.toString()).read("runs").filter("job = 'report'").head();
     assertThat(run.<String>getAs("status")).isEqualTo("succeeded");
-    assertThat(run.<String, Long>getJavaMap(run.fieldIndex("counts"))).containsEntry("charts", 3L);
+    assertThat(run.<String, Long>getJavaMap(run.fieldIndex("counts"))).containsEntry("charts", 5L);
   }
 
   @Test
@@ -177,10 +214,15 @@ class ReportJobTest {
             "No scaling fits to show.",
             "No paired comparisons to show.",
             "No recall@k to show.",
-            "table score_comparisons does not exist")
+            "table score_comparisons does not exist",
+            "No discussions to show.",
+            "table discussion_scores does not exist in the warehouse")
         .doesNotContain("<img");
     JsonNode json = JSON.readTree(out.resolve("report.json").toFile());
     assertThat(json.get("scores")).isEmpty();
+    assertThat(json.get("discussion_scores")).isEmpty();
+    assertThat(json.get("notes").get("discussion_scores").asText())
+        .isEqualTo("table discussion_scores does not exist in the warehouse");
     assertThat(json.get("notes").get("scaling_fits").asText())
         .isEqualTo("table scaling_fits does not exist in the warehouse");
     assertThat(json.get("title").asText()).isEqualTo("Empty <report>");
@@ -198,6 +240,12 @@ class ReportJobTest {
         .write()
         .format("delta")
         .save(warehouse.resolve("scaling_fits").toString());
+    // discussion_scores without the columns of a later contract: a note too.
+    spark
+        .sql("SELECT 's' AS score_run_id, 'd' AS discussion_id, 0 AS turn")
+        .write()
+        .format("delta")
+        .save(warehouse.resolve("discussion_scores").toString());
     Path out = warehouse.resolve("old");
     CliResult result =
         SparkTestSession.cli(
@@ -217,6 +265,9 @@ class ReportJobTest {
     assertThat(json.get("retrieval_recall")).hasSize(ReportFixtures.RECALL.size() + 1);
     assertThat(json.get("notes").get("scaling_fits").asText())
         .startsWith("table scaling_fits lacks the columns [benchmark,");
+    assertThat(json.get("notes").get("discussion_scores").asText())
+        .startsWith("table discussion_scores lacks the columns [discuss_run_id, benchmark,");
+    assertThat(json.get("discussion_scores")).isEmpty();
     assertThat(json.get("notes").get("runs").asText())
         .isEqualTo("table runs does not exist in the warehouse");
   }
