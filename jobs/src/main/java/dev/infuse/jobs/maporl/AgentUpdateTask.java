@@ -158,7 +158,13 @@ final class AgentUpdateTask
                   ? RlSample.ppo(sample.id(), ids[0], ids[1], sample.reward())
                   : new RlSample(sample.id(), ids[0], ids[1], sample.reward(), sample.advantage()));
         }
-        UpdateStats update = PolicyUpdater.update(state, reference, batch, config);
+        UpdateStats update;
+        // DJL's PyTorch engine allows one gradient collector per JVM: agents whose tasks share an
+        // executor JVM (local mode, or executors with several task slots) take turns; on a cluster
+        // with one task slot per executor (one GPU each) they train at the same time.
+        synchronized (AgentUpdateTask.class) {
+          update = PolicyUpdater.update(state, reference, batch, config);
+        }
         state.setIteration(iteration);
         Result result =
             new Result(

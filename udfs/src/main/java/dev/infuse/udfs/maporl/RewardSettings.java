@@ -32,7 +32,8 @@ public record RewardSettings(
     double beta0,
     double beta1,
     IncentiveConvention convention,
-    boolean incentives) {
+    boolean incentives)
+    implements java.io.Serializable {
 
   /**
    * The reference configs' settings: {@code rule_horizon = "discounted_sum"}, {@code

@@ -42,7 +42,8 @@ public record PolicyUpdateConfig(
     int totalUpdates,
     boolean whitenAdvantages,
     double gradientClip,
-    long seed) {
+    long seed)
+    implements java.io.Serializable {
 
   public static final String PPO = "ppo";
   public static final String GRPO = "grpo";
