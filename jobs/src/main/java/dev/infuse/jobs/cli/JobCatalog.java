@@ -13,6 +13,7 @@ import dev.infuse.jobs.ingest.IngestConfig;
 import dev.infuse.jobs.llm.LlmConfig;
 import dev.infuse.jobs.maporl.DiscussConfig;
 import dev.infuse.jobs.maporl.RewardConfig;
+import dev.infuse.jobs.maporl.TrainVerifierConfig;
 import dev.infuse.jobs.report.ReportConfig;
 import dev.infuse.jobs.retrieve.IndexConfig;
 import dev.infuse.jobs.retrieve.RetrieveConfig;
@@ -50,6 +51,7 @@ public final class JobCatalog {
           EvaluateCommand.class,
           DiscussCommand.class,
           RewardCommand.class,
+          TrainVerifierCommand.class,
           SqlCommand.class,
           ValidateCommand.class,
           DemoCommand.class);
@@ -74,7 +76,8 @@ public final class JobCatalog {
           SectionType.of("retrieve", RetrieveConfig.class),
           SectionType.of("evaluate", EvaluateConfig.class),
           SectionType.of("discuss", DiscussConfig.class),
-          SectionType.of("reward", RewardConfig.class));
+          SectionType.of("reward", RewardConfig.class),
+          SectionType.of("train_verifier", TrainVerifierConfig.class));
 
   /**
    * Ends the help of every option bound to a config key with the key and its default from {@code
