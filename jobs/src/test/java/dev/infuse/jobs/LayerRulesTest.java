@@ -33,6 +33,7 @@ class LayerRulesTest {
     "dev.infuse.jobs.evaluate..",
     "dev.infuse.jobs.generate..",
     "dev.infuse.jobs.ingest..",
+    "dev.infuse.jobs.maporl..",
     "dev.infuse.jobs.report..",
     "dev.infuse.jobs.retrieve..",
     "dev.infuse.jobs.score..",

@@ -8,7 +8,7 @@ import picocli.CommandLine.Option;
     name = "discuss",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    header = "Multi-agent discussion (MAPoRL) of a benchmark's questions into rollouts.",
+    header = "Multi-agent discussion (MAPoRL) of a benchmark's questions.",
     description = {
       "Every agent answers alone (turn 0), then sees the others' latest answers and answers again,"
           + " for discuss.turns turns; answers come from the last \\boxed{}, scored by"

@@ -14,6 +14,7 @@ import dev.infuse.jobs.llm.LlmConfig;
 import dev.infuse.jobs.maporl.DiscussConfig;
 import dev.infuse.jobs.maporl.MaporlConfig;
 import dev.infuse.jobs.maporl.RewardConfig;
+import dev.infuse.jobs.maporl.TrainVerifierConfig;
 import dev.infuse.jobs.report.ReportConfig;
 import dev.infuse.jobs.retrieve.IndexConfig;
 import dev.infuse.jobs.retrieve.RetrieveConfig;
@@ -52,6 +53,7 @@ public final class JobCatalog {
           DiscussCommand.class,
           RewardCommand.class,
           MaporlCommand.class,
+          TrainVerifierCommand.class,
           SqlCommand.class,
           ValidateCommand.class,
           DemoCommand.class);
@@ -77,7 +79,8 @@ public final class JobCatalog {
           SectionType.of("evaluate", EvaluateConfig.class),
           SectionType.of("discuss", DiscussConfig.class),
           SectionType.of("reward", RewardConfig.class),
-          SectionType.of("maporl", MaporlConfig.class));
+          SectionType.of("maporl", MaporlConfig.class),
+          SectionType.of("train_verifier", TrainVerifierConfig.class));
 
   /**
    * Ends the help of every option bound to a config key with the key and its default from {@code

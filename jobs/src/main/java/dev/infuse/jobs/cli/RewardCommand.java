@@ -8,7 +8,7 @@ import picocli.CommandLine.Option;
     name = "reward",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    header = "MAPoRL rewards (base, incentives, advantages) from rollouts or a JSONL file.",
+    header = "MAPoRL rewards and advantages, from rollouts or a JSONL file.",
     description = {
       "Reads the latest discussion's rollouts (or reward.discussion) and writes rewards; with"
           + " --input and --output, scores a JSONL file of (episode_id, agent_id, turn, score"

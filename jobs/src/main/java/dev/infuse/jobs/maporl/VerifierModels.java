@@ -37,16 +37,28 @@ final class VerifierModels {
     }
   }
 
+  /**
+   * Scores {@code response} to {@code question}, the question as the agents read it ({@link
+   * DiscussJob#displayQuestion}); {@code train-verifier} trains on the same texts.
+   */
   static double score(String directory, String question, String response) {
     ScalarVerifier verifier = ExecutorModels.get(new Spec(directory));
-    int[][] ids =
-        RlTexts.fit(
-            RlTexts.ids(verifier.backbone().tokenizer(), question),
-            RlTexts.ids(verifier.backbone().tokenizer(), response.isEmpty() ? " " : response),
-            verifier.backbone().config().contextLength());
+    int[][] ids = ids(verifier, question, response);
     // One forward pass at a time per verifier: its backbone is shared by the JVM's tasks.
     synchronized (verifier) {
       return verifier.score(ids[0], ids[1]);
     }
+  }
+
+  /**
+   * {question, response} token ids as the verifier reads them, in training ({@code train-verifier})
+   * and scoring alike: the backbone's tokenizer, an empty response as one space, cut to the context
+   * by {@link RlTexts#fit}.
+   */
+  static int[][] ids(ScalarVerifier verifier, String question, String response) {
+    return RlTexts.fit(
+        RlTexts.ids(verifier.backbone().tokenizer(), question),
+        RlTexts.ids(verifier.backbone().tokenizer(), response.isEmpty() ? " " : response),
+        verifier.backbone().config().contextLength());
   }
 }
