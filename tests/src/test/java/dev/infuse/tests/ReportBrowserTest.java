@@ -60,7 +60,8 @@ class ReportBrowserTest {
     assertThat(body.find())
         .as("the page's load script ran and marked the body; DOM:\n" + head(dom))
         .isTrue();
-    assertThat(body.group(2)).isEqualTo("3");
+    // Scaling curve, settings, recall, and the fixture's two MAPoRL discussions by turn.
+    assertThat(body.group(2)).isEqualTo("5");
     assertThat(body.group(1)).as("charts decoded by the browser").isEqualTo(body.group(2));
     List<String> images = new ArrayList<>();
     Matcher img = Pattern.compile("<img class=\"chart\"[^>]*>").matcher(dom);
@@ -68,7 +69,7 @@ class ReportBrowserTest {
       images.add(img.group());
     }
     assertThat(images)
-        .hasSize(3)
+        .hasSize(5)
         .allSatisfy(
             tag ->
                 assertThat(tag)

@@ -60,7 +60,7 @@ class PromptFilesTest {
    * Prompts that are one user message with no system turn, with exactly the variables they are
    * given: retrieval queries (the text a question is searched with), the few-shot reader for base
    * models, which is a completion prompt, and MAPoRL's discussion turns (the conversation is built
-   * by {@code dev.infuse.udfs.maporl.DiscussionPrompts}).
+   * by {@code dev.infuse.udfs.maporl.DiscussionPrompts}) and the llm_judge verifier's rubric.
    */
   private static final Map<String, Set<String>> SINGLE_MESSAGE =
       Map.of(
@@ -73,7 +73,9 @@ class PromptFilesTest {
           "maporl-first",
           Set.of("question", "answer_instruction"),
           "maporl-discuss",
-          Set.of("others", "own_feedback", "question"));
+          Set.of("others", "own_feedback", "question"),
+          "maporl-judge",
+          Set.of("question", "response"));
 
   @Test
   void everyPromptFileDeclaresAKnownIdAVersionAndOnlyItsKindsVariables() throws IOException {
