@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
     name = "maporl",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    header = "Co-train the discussion's agents with RL (MAPoRL): discuss, reward, update.",
+    header = "Co-train the discussion's agents with RL (MAPoRL).",
     description = {
       "Each iteration: discuss (every agent served by djl from its own current policy), reward,"
           + " and one policy update per agent, each its own Spark task (PPO with a value head, or"

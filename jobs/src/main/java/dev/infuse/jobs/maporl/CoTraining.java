@@ -206,9 +206,9 @@ public final class CoTraining {
         node.put("top_p", agent.topP());
       }
     }
-    ObjectNode section = (ObjectNode) loader.tree().get("discuss");
-    section.set("agents", agents);
-    section.put("iteration", iteration);
+    // JSON is YAML's flow syntax: the list binds as the agents' records.
+    loader.set("discuss.agents=" + agents);
+    loader.set("discuss.iteration=" + iteration);
   }
 
   private String discussionOf(RecordedSteps steps, String discussRun) {

@@ -26,7 +26,6 @@ import dev.infuse.jobs.io.WriteResult;
 import dev.infuse.jobs.llm.LlmCallRunner;
 import dev.infuse.jobs.llm.LlmConfig;
 import dev.infuse.jobs.llm.LlmFailures;
-import dev.infuse.jobs.maporl.DiscussionScores;
 import dev.infuse.jobs.run.BuildInfo;
 import dev.infuse.jobs.run.JobRun;
 import dev.infuse.jobs.run.RunCounts;

@@ -142,7 +142,9 @@ class CoTrainingTest {
             .distinct()
             .as(org.apache.spark.sql.Encoders.STRING())
             .collectAsList();
-    assertThat(models).allSatisfy(m -> assertThat(m).startsWith("djl:").contains("iter-00000001"));
+    assertThat(models)
+        .hasSize(2)
+        .allSatisfy(m -> assertThat(m).startsWith("djl:").contains("iter-00000001"));
     assertThat(w.read("rewards").count()).isEqualTo(24);
     assertThat(w.read("discussion_scores").filter("metric = 'majority_accuracy'").count())
         .isEqualTo(4);

@@ -1,4 +1,4 @@
-package dev.infuse.jobs.maporl;
+package dev.infuse.jobs.score;
 
 import static org.apache.spark.sql.functions.col;
 
@@ -24,13 +24,16 @@ import org.apache.spark.sql.RowFactory;
  * A discussion is a few thousand rows at most (questions × agents × turns), so its answers are
  * brought to the driver.
  */
-public final class DiscussionScores {
+final class DiscussionScores {
+  /** The job that writes rollouts (maporl's DiscussJob.NAME; score must not depend on maporl). */
+  private static final String DISCUSS_JOB = "discuss";
+
   /** The group's rows carry this agent id. */
   public static final String ALL_AGENTS = "all";
 
   private final JobRun run;
 
-  public DiscussionScores(JobRun run) {
+  DiscussionScores(JobRun run) {
     this.run = run;
   }
 
@@ -51,7 +54,7 @@ public final class DiscussionScores {
       List<Row> latest =
           run.warehouse()
               .read("runs")
-              .filter(col("job").equalTo(DiscussJob.NAME).and(col("status").equalTo("succeeded")))
+              .filter(col("job").equalTo(DISCUSS_JOB).and(col("status").equalTo("succeeded")))
               .orderBy(col("started_at").desc())
               .limit(1)
               .collectAsList();
