@@ -27,36 +27,42 @@ class DemoEndToEndTest {
     CliResult result = DemoWarehouse.firstRun();
     assertThat(result.out())
         .contains(
-            "== 1/29 ingest",
-            "== 2/29 chunk",
-            "== 3/29 embed",
-            "== 4/29 gen-qa",
-            "== 5/29 gen-docs",
-            "== 6/29 build-shards",
+            "== 1/33 ingest",
+            "== 2/33 chunk",
+            "== 3/33 embed",
+            "== 4/33 gen-qa",
+            "== 5/33 gen-docs",
+            "== 6/33 build-shards",
             "mix 20,000 tokens",
-            "== 8/29 build-shards",
-            "== 9/29 train",
-            "== 11/29 train",
-            "== 12/29 ask the largest model",
+            "== 8/33 build-shards",
+            "== 9/33 train",
+            "== 11/33 train",
+            "== 12/33 ask the largest model",
+            "== 13/33 ingest: GSM8K sample",
+            "== 14/33 discuss: gsm8k questions -> rollouts, 2 agents x 3 turns (llm.backend"
+                + " extractive, verifier exact)",
+            "== 15/33 reward",
+            "== 16/33 score: the discussion's per-turn metrics",
+            "turn 2: majority accuracy ",
             "model (djl, greedy):",
             "by log-likelihood: acc picks",
             "dense retrieval for it",
-            "== 13/29 index: chunks -> Lucene BM25 shards + dense vectors, rag.recipe default",
-            "== 14/29 retrieve: quality questions -> top-4 chunks (hybrid, auto scope), rag.recipe default",
+            "== 17/33 index: chunks -> Lucene BM25 shards + dense vectors, rag.recipe default",
+            "== 18/33 retrieve: quality questions -> top-4 chunks (hybrid, auto scope), rag.recipe default",
             "62 question(s) searched their own document (oracle document)",
-            "== 15/29 chunk: documents -> chunks (only new or changed documents), rag.recipe entigraph",
-            "== 16/29 index",
-            "== 17/29 retrieve: quality questions -> top-128 chunks (dense, corpus scope), rag.recipe"
+            "== 19/33 chunk: documents -> chunks (only new or changed documents), rag.recipe entigraph",
+            "== 20/33 index",
+            "== 21/33 retrieve: quality questions -> top-128 chunks (dense, corpus scope), rag.recipe"
                 + " entigraph",
             "query template query/entigraph@v1",
             "no reranker (retrieve.rerank is null)",
-            "== 18/29 answer: quality, rag, llm.backend extractive, rag.recipe default",
-            "== 19/29 answer: quality, rag, llm.backend extractive, rag.recipe entigraph",
+            "== 22/33 answer: quality, rag, llm.backend extractive, rag.recipe default",
+            "== 23/33 answer: quality, rag, llm.backend extractive, rag.recipe entigraph",
             "answer.reader few_shot_cot not used: embedding mode reads no chat prompt",
-            "== 25/29 answer: quality, trained_rag, model models/tiny (",
-            "== 26/29 score",
-            "== 27/29 fit-scaling",
-            "== 29/29 report",
+            "== 29/33 answer: quality, trained_rag, model models/tiny (",
+            "== 30/33 score",
+            "== 31/33 fit-scaling",
+            "== 33/33 report",
             "report.html",
             "Evaluation (score run",
             " fit (extractive:extractive-v1, unique synthetic tokens (tokenizer default)): accuracy = ",
@@ -69,12 +75,15 @@ class DemoEndToEndTest {
             "chunk_embeddings",
             "chunks",
             "decontamination_hits",
+            "discussion_scores",
             "documents",
             "llm_calls",
             "predictions",
             "quarantine",
             "questions",
             "retrievals",
+            "rewards",
+            "rollouts",
             "runs",
             "scaling_fits",
             "score_comparisons",
@@ -85,10 +94,22 @@ class DemoEndToEndTest {
             "synthetic_qa",
             "train_metrics");
     assertThat(w.read("documents").count()).isEqualTo(5);
-    assertThat(w.read("questions").count()).isEqualTo(62);
+    assertThat(w.read("questions").filter("benchmark = 'quality'").count()).isEqualTo(62);
+    assertThat(w.read("questions").filter("benchmark = 'gsm8k'").count()).isEqualTo(8);
+    // The discussion: 8 problems, 2 agents, 3 turns, each response rewarded once and scored per
+    // turn (group metrics for turns 0-2).
+    assertThat(w.read("rollouts").count()).isEqualTo(8 * 2 * 3);
+    assertThat(w.read("rewards").count()).isEqualTo(8 * 2 * 3);
+    assertThat(
+            w.read("discussion_scores")
+                .filter("agent_id = 'all' AND metric = 'majority_accuracy'")
+                .select("turn")
+                .distinct()
+                .count())
+        .isEqualTo(3);
     assertThat(w.read("chunks").filter("n_tokens > 1024 OR n_tokens < 1").count()).isZero();
     assertThat(w.read("chunks").select("doc_id").distinct().count()).isEqualTo(5);
-    assertThat(w.read("runs").filter("status = 'succeeded'").count()).isEqualTo(28);
+    assertThat(w.read("runs").filter("status = 'succeeded'").count()).isEqualTo(32);
     // Three shard builds of one mixture at three token targets, each in three reconciled formats.
     assertThat(w.read("shard_manifest").select("output").distinct().count()).isEqualTo(3);
     assertThat(w.read("shard_manifest").select("format").distinct().count()).isEqualTo(3);
@@ -193,7 +214,7 @@ class DemoEndToEndTest {
         .isEqualTo(4);
     assertThat(w.read("llm_calls").filter("status <> 'succeeded'").count()).isZero();
 
-    assertThat(w.read("runs").count()).isEqualTo(28);
+    assertThat(w.read("runs").count()).isEqualTo(32);
 
     // The report shows both recipes side by side, with what each one did.
     String html;
@@ -215,14 +236,15 @@ class DemoEndToEndTest {
             "1024 characters, split recursively",
             "accuracy_attempted",
             "unique synthetic tokens",
-            "recall@k is not measured for quality");
+            "recall@k is not measured for quality",
+            "id=\"discussions-table\"");
   }
 
   /**
    * The demo's rerun property, on a copy of its warehouse (so the tests that read the demo's
    * warehouse see it as the demo left it): every step that writes data, run again with the demo's
    * keys, commits nothing, calls no model and trains no step. The evaluation steps are not rerun:
-   * each answer run is a new run by design.
+   * each answer run is a new run by design; nor are reward and score, which only derive rows.
    */
   @Test
   void rerunningTheDemosDataStepsCommitsNothing() {
@@ -241,7 +263,8 @@ class DemoEndToEndTest {
             "shard_dedup_drops",
             "decontamination_hits",
             "train_metrics",
-            "retrievals");
+            "retrievals",
+            "rollouts");
     Map<String, Long> versions = new HashMap<>();
     tables.forEach(t -> versions.put(t, w.version(t)));
     long runs = w.read("runs").count();
@@ -256,6 +279,8 @@ class DemoEndToEndTest {
     String shards = Path.of(warehouse, "shards", "demo").toString();
     String sample =
         SparkTestSession.repoRoot().resolve("samples/quality/quality_dev_sample.jsonl").toString();
+    String gsm8k =
+        SparkTestSession.repoRoot().resolve("samples/gsm8k/gsm8k_train_sample.jsonl").toString();
 
     List<String[]> rerun =
         List.of(
@@ -278,7 +303,9 @@ class DemoEndToEndTest {
               "train", "--shards", shards, "--model-dir", "models/tiny", "--steps", "" + steps
             },
             new String[] {"index"},
-            new String[] {"retrieve", "--benchmark", "quality", "--k", "4"});
+            new String[] {"retrieve", "--benchmark", "quality", "--k", "4"},
+            new String[] {"ingest", "--format", "gsm8k", "--input", gsm8k},
+            new String[] {"discuss"});
     StringBuilder out = new StringBuilder();
     for (String[] step : rerun) {
       List<String> args = new java.util.ArrayList<>(List.of(step));

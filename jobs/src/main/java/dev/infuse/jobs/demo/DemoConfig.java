@@ -7,8 +7,10 @@ import java.util.List;
  * The {@code demo} section.
  *
  * @param input the demo's QuALITY file, relative to the Infuse home directory
+ * @param discussionInput the GSM8K problems of the demo's MAPoRL discussion, relative to the Infuse
+ *     home directory
  */
-public record DemoConfig(String input) implements ConfigSection {
+public record DemoConfig(String input, String discussionInput) implements ConfigSection {
   @Override
   public List<String> problems() {
     return List.of();

@@ -15,10 +15,15 @@ import dev.infuse.jobs.generate.GenQaJob;
 import dev.infuse.jobs.ingest.IngestJob;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.llm.LlmConfig;
+import dev.infuse.jobs.maporl.DiscussConfig;
+import dev.infuse.jobs.maporl.DiscussJob;
+import dev.infuse.jobs.maporl.RewardJob;
 import dev.infuse.jobs.run.RecordedSteps;
+import dev.infuse.jobs.score.ScoreJob;
 import dev.infuse.jobs.shards.BuildShardsJob;
 import dev.infuse.jobs.train.TrainConfig;
 import dev.infuse.jobs.train.TrainJob;
+import dev.infuse.udfs.llm.LlmBackend;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,9 +36,10 @@ import org.apache.spark.sql.SparkSession;
 /**
  * The main pipeline on the embedded defaults, with no model server and nothing to download: ingest
  * the QuALITY sample shipped in {@code samples/}, chunk and embed it, generate synthetic data,
- * build training shards at three token counts, train a tiny model on each and query the largest,
- * then evaluate them against RAG. Each job is a normal recorded run, in one Spark session. Later
- * recipes extend this same pipeline.
+ * build training shards at three token counts, train a tiny model on each and query the largest;
+ * run a small MAPoRL discussion on a few GSM8K problems, reward and score it; then evaluate the
+ * models against RAG, in a report that shows the discussion too. Each job is a normal recorded run,
+ * in one Spark session. Later recipes extend this same pipeline.
  */
 public final class DemoPipeline {
   /** Where the demo's full shard build goes, relative to the warehouse. */
@@ -58,9 +64,13 @@ public final class DemoPipeline {
   /** One point of the sweep: the mixture's token target, its shards and its model. */
   record SweepPoint(long totalTokens, String shards, String modelDir) {}
 
+  /** The steps of the MAPoRL discussion: ingest its problems, discuss, reward, score. */
+  private static final int DISCUSSION_STEPS = 4;
+
   private final Supplier<ConfigLoader> userConfig;
   private final List<String> settings;
   private final InfuseConfig config;
+  private final Path discussionInput;
 
   /**
    * Plans the demo over the user's config (the warehouse, the master and any key they set); fails
@@ -71,15 +81,10 @@ public final class DemoPipeline {
   public DemoPipeline(Supplier<ConfigLoader> userConfig) {
     this.userConfig = userConfig;
     InfuseConfig base = userConfig.get().load();
-    Path input = InfuseHome.resolve(base.section(DemoConfig.class).input());
-    if (!Files.isRegularFile(input)) {
-      throw new ConfigException(
-          List.of(
-              "demo.input: got "
-                  + input
-                  + ", expected the QuALITY sample file (run from the repository root, or set"
-                  + " INFUSE_HOME)"));
-    }
+    DemoConfig demo = base.section(DemoConfig.class);
+    Path input = sample("demo.input", demo.input(), "the QuALITY sample file");
+    this.discussionInput =
+        sample("demo.discussion_input", demo.discussionInput(), "the GSM8K sample file");
     this.settings =
         List.of(
             "ingest.format=quality",
@@ -106,6 +111,21 @@ public final class DemoPipeline {
     this.config = config().load();
   }
 
+  private static Path sample(String key, String relative, String expected) {
+    Path path = InfuseHome.resolve(relative);
+    if (!Files.isRegularFile(path)) {
+      throw new ConfigException(
+          List.of(
+              key
+                  + ": got "
+                  + path
+                  + ", expected "
+                  + expected
+                  + " (run from the repository root, or set INFUSE_HOME)"));
+    }
+    return path;
+  }
+
   /** A fresh loader of the user's config with the demo's keys on top. */
   public ConfigLoader config() {
     ConfigLoader loader = userConfig.get();
@@ -126,7 +146,11 @@ public final class DemoPipeline {
   public int steps() {
     // The evaluation is planned once its models exist, but its step count follows from the
     // config alone.
-    return 5 + 2 * SWEEP.size() + 1 + Evaluation.steps(config, SWEEP.size(), true, false);
+    return 5
+        + 2 * SWEEP.size()
+        + 1
+        + DISCUSSION_STEPS
+        + Evaluation.steps(config, SWEEP.size(), true, false);
   }
 
   /**
@@ -197,10 +221,61 @@ public final class DemoPipeline {
             + " path, not the quality)");
     TrainedModelProbe.run(warehouse, config, modelDir, out);
 
-    // The chunks are fresh: the evaluation starts at index.
-    Evaluation.Result result = new Evaluation(config().load(), false).run(steps);
+    String discussionScores = discuss(steps);
+
+    // The chunks are fresh: the evaluation starts at index. Its report shows the discussion too.
+    ConfigLoader evaluation = config();
+    evaluation.setStrings("report.score_runs", List.of(discussionScores));
+    Evaluation.Result result = new Evaluation(evaluation.load(), false).run(steps);
     Evaluation.printSummary(warehouse, result, out);
     printWhereToLook(warehouse, config, startedNanos, out);
+  }
+
+  /**
+   * MAPoRL's discussion on the GSM8K sample: its agents (the model-free default unless the user's
+   * config names endpoints) answer alone, then see each other's answers for two more turns; the
+   * rollouts are rewarded and scored per turn. Returns the score run.
+   */
+  private String discuss(RecordedSteps steps) {
+    steps.run(
+        "ingest: GSM8K sample -> questions (the discussion's problems)",
+        IngestJob.NAME,
+        run -> new IngestJob(run).run(),
+        loader ->
+            loader
+                .set("ingest.format=gsm8k")
+                .setString("ingest.input", discussionInput.toString()));
+    DiscussConfig discuss = config.section(DiscussConfig.class);
+    LlmBackend backend = config.section(LlmConfig.class).client().backend();
+    steps.run(
+        String.format(
+            Locale.ROOT,
+            "discuss: gsm8k questions -> rollouts, %d agents x %d turns (llm.backend %s, verifier"
+                + " %s)%s",
+            discuss.agents().size(),
+            discuss.turns(),
+            backend,
+            discuss.verifier(),
+            // The model-free discussant cannot do arithmetic; say so before its zeros appear.
+            backend == LlmBackend.EXTRACTIVE
+                ? "; the model-free discussant picks a number from the problem: this proves the"
+                    + " path, not the quality"
+                : ""),
+        DiscussJob.NAME,
+        run -> new DiscussJob(run).run(),
+        loader -> loader.set("discuss.benchmark=gsm8k"));
+    steps.run(
+        "reward: rollouts -> rewards (MAPoRL's discounted base reward, group advantages)",
+        RewardJob.NAME,
+        run -> new RewardJob(run).run());
+    return steps.run(
+        "score: the discussion's per-turn metrics -> discussion_scores",
+        ScoreJob.NAME,
+        run -> new ScoreJob(run).run(),
+        loader ->
+            loader
+                .setStrings("score.discussions", List.of("latest"))
+                .setStrings("score.runs", List.of()));
   }
 
   /** Steps for one pass over a build's Parquet sequences, as its shard_manifest rows count them. */
@@ -287,6 +362,14 @@ public final class DemoPipeline {
             + w
             + " \"SELECT setting, subset, metric, round(value, 3) AS value, n,"
             + " round(ci_low, 3) AS ci_low, round(ci_high, 3) AS ci_high FROM scores ORDER BY setting, subset, metric\"");
+    out.println(
+        "  bin/infuse sql --warehouse "
+            + w
+            + " \"SELECT agent_id, turn, parsed_answer, correct, left(response, 60) AS response FROM rollouts ORDER BY question_id, turn, agent_id LIMIT 12\"");
+    out.println(
+        "  bin/infuse sql --warehouse "
+            + w
+            + " \"SELECT turn, metric, round(value, 3) AS value, n FROM discussion_scores WHERE agent_id = 'all' ORDER BY turn, metric\"");
     out.flush();
   }
 }

@@ -12,6 +12,8 @@ import dev.infuse.jobs.config.ConfigLoader;
 import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.llm.LlmConfig;
+import dev.infuse.jobs.report.ReportConfig;
+import dev.infuse.jobs.report.ReportData;
 import dev.infuse.jobs.report.ReportJob;
 import dev.infuse.jobs.retrieve.IndexJob;
 import dev.infuse.jobs.retrieve.RetrieveConfig;
@@ -342,6 +344,11 @@ public final class Evaluation {
     if (options.report()) {
       List<String> scoreRuns = new ArrayList<>(List.of(scoreRun));
       scoreRuns.addAll(fitRuns);
+      // Score runs the user names (a discussion's, an earlier evaluation's) join this report.
+      List<String> named = config.section(ReportConfig.class).scoreRuns();
+      if (!named.equals(List.of(ReportData.ALL))) {
+        named.stream().filter(id -> !scoreRuns.contains(id)).forEach(scoreRuns::add);
+      }
       reportRun =
           steps.run(
               "report: HTML and JSON",
