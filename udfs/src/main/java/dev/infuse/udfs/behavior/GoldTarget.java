@@ -1,5 +1,6 @@
 package dev.infuse.udfs.behavior;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -88,6 +89,7 @@ public record GoldTarget(
   }
 
   /** The behaviour this target calls for: a flag for error, omission and conflict. */
+  @JsonIgnore // derived from kind; not a field of the stored JSON
   public boolean isFlag() {
     return kind.equals(ERROR) || kind.equals(OMISSION) || kind.equals(CONFLICT);
   }
