@@ -46,6 +46,7 @@ final class CaseTasks {
                 GoldTarget.none(),
                 TaskRecipe.Generator.CASE_UNPERTURBED,
                 null,
+                null,
                 null));
       } else if (category.name().equals(DIAGNOSIS_CATEGORY) && diagnosis != null) {
         tasks.add(
@@ -56,6 +57,7 @@ final class CaseTasks {
                 original.toTurns(),
                 GoldTarget.answer(diagnosis, diagnosis),
                 TaskRecipe.Generator.DIAGNOSIS,
+                null,
                 null,
                 null));
       }
@@ -91,7 +93,8 @@ final class CaseTasks {
                 p.gold(),
                 TaskRecipe.Generator.CASE_PERTURBATION,
                 perturbation,
-                p.change()));
+                p.change(),
+                null));
       }
     }
     return Optional.empty();

@@ -74,6 +74,7 @@ final class MedQaTasks {
                 GoldTarget.answer(letters.get(index), options.get(index)),
                 TaskRecipe.Generator.MEDQA,
                 null,
+                null,
                 Map.of("asks_diagnosis", Boolean.toString(diagnosis))));
       }
     }

@@ -64,6 +64,7 @@ final class MedecTasks {
                 gold,
                 TaskRecipe.Generator.MEDEC,
                 null,
+                null,
                 Map.of("error_flag", flag, "form", conversation ? "conversation" : "note")));
   }
 

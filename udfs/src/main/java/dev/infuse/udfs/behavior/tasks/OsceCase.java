@@ -107,7 +107,11 @@ final class OsceCase {
     }
     Matcher measured = MEASURED.matcher(value);
     if (measured.matches()) {
-      String unit = measured.group(2) == null ? null : measured.group(2).strip();
+      // "36.8°C (98°F)": the unit is "°C"; a parenthesised restatement stays text, not unit
+      String rest = measured.group(2) == null ? "" : measured.group(2);
+      int paren = rest.indexOf('(');
+      String unit = (paren < 0 ? rest : rest.substring(0, paren)).strip();
+      unit = unit.isEmpty() ? null : unit;
       findings.add(new Finding(line, section, item, measured.group(1), unit, prefix.length()));
     } else {
       findings.add(new Finding(line, section, item, value, null, prefix.length()));

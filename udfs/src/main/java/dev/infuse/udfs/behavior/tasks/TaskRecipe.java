@@ -32,8 +32,8 @@ final class TaskRecipe {
   }
 
   /**
-   * A task; {@code construction} gets {@code generator} and {@code generator_version}, and the
-   * perturbation's change under {@code change.*} keys.
+   * A task; {@code construction} gets {@code generator} and {@code generator_version}, the
+   * generator's {@code details}, and the perturbation's change under {@code change.*} keys.
    */
   BehaviorTask task(
       Category category,
@@ -43,10 +43,14 @@ final class TaskRecipe {
       GoldTarget gold,
       Generator generator,
       Perturbation perturbation,
-      Map<String, String> change) {
+      Map<String, String> change,
+      Map<String, String> details) {
     Map<String, String> construction = new LinkedHashMap<>();
     construction.put("generator", generator.id());
     construction.put("generator_version", Integer.toString(generator.version()));
+    if (details != null) {
+      construction.putAll(details);
+    }
     if (change != null) {
       change.forEach((k, v) -> construction.put("change." + k, v));
     }

@@ -24,7 +24,8 @@ final class TemporalTasks {
   private static final Pattern HPI =
       Pattern.compile("(?i)^\\s*history of present illness\\s*:?\\s*$");
   private static final Pattern HEADING = Pattern.compile("^\\s*[A-Z][A-Z0-9 /&,()-]{3,}:?\\s*$");
-  private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[A-Z])");
+  private static final Pattern SENTENCE_END =
+      Pattern.compile("(?<!\\b(?:Dr|Mr|Mrs|Ms|St)\\.)(?<=[.!?])\\s+(?=[A-Z])");
   private static final Pattern TIME_CUE =
       Pattern.compile(
           "(?i)\\b(ago|since|yesterday|today|tonight|last (?:night|week|month|year)|previously"
@@ -70,6 +71,7 @@ final class TemporalTasks {
             List.of(new Turn(Turn.NOTE, context.toString().strip())),
             GoldTarget.order(shown, List.of(order)),
             TaskRecipe.Generator.TEMPORAL,
+            null,
             null,
             Map.of("events", Integer.toString(events.size()))));
   }
