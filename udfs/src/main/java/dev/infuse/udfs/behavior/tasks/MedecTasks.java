@@ -77,15 +77,26 @@ final class MedecTasks {
         new Turn(
             "attending", "Let's go over this patient. Present the note sentence by sentence."));
     for (String line : sentences.strip().split("\n")) {
-      Matcher numbered = NUMBERED.matcher(line.strip());
-      if (!numbered.matches()) {
-        throw new BadRecordException(
-            "meta.sentences: got a line '" + line.strip() + "', expected '<number> <sentence>'");
+      if (line.isBlank()) {
+        continue;
       }
-      int id = Integer.parseInt(numbered.group(1));
-      turns.add(
-          new Turn(
-              PRESENTERS.get(id % PRESENTERS.size()), "Sentence " + id + ": " + numbered.group(2)));
+      Matcher numbered = NUMBERED.matcher(line.strip());
+      if (numbered.matches()) {
+        int id = Integer.parseInt(numbered.group(1));
+        turns.add(
+            new Turn(
+                PRESENTERS.get(id % PRESENTERS.size()),
+                "Sentence " + id + ": " + numbered.group(2)));
+      } else if (turns.size() > 1) {
+        // an unnumbered line continues the sentence before it
+        Turn last = turns.remove(turns.size() - 1);
+        turns.add(new Turn(last.speaker(), last.text() + " " + line.strip()));
+      } else {
+        throw new BadRecordException(
+            "meta.sentences: got a first line '"
+                + line.strip()
+                + "', expected '<number> <sentence>'");
+      }
     }
     turns.add(new Turn("attending", "Thank you. Anything in the note we should act on?"));
     return turns;

@@ -32,6 +32,7 @@ class SharedBenchmarkTasksTest {
   @Test
   void buildsAllThreeBehaviourTypesFromTheSharedBenchmarks() throws IOException {
     TaskBuilder builder = new TaskBuilder(DefaultTaxonomy.load(), 17L, false);
+    TaskBuilder conversation = new TaskBuilder(DefaultTaxonomy.load(), 17L, true);
     List<BehaviorTask> tasks = new ArrayList<>();
     Map<String, Integer> notesPerSource = new TreeMap<>();
     for (String[] input :
@@ -49,6 +50,11 @@ class SharedBenchmarkTasksTest {
             builder.fromDocument(d.corpus(), d.docId(), d.title(), d.text(), d.meta());
         if (d.corpus().equals("medec")) {
           assertThat(built).as(d.docId()).hasSize(1);
+          assertThat(
+                  conversation.fromDocument(d.corpus(), d.docId(), d.title(), d.text(), d.meta()))
+              .as(d.docId() + " as a conversation")
+              .singleElement()
+              .satisfies(t -> assertThat(t.goldTarget()).isEqualTo(built.get(0).goldTarget()));
         }
         tasks.addAll(built);
       }
