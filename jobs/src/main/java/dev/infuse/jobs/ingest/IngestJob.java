@@ -126,13 +126,16 @@ public final class IngestJob {
       Dataset<Row> documents = result.documents();
       Dataset<Row> questions = result.questions().persist(StorageLevel.MEMORY_AND_DISK());
       Map<String, Long> details = new LinkedHashMap<>();
-      long input = items.count();
+      // blank placeholder rows are neither items nor bad records: out of input and the bad fraction
+      long blank = items.filter(col("kind").equalTo(ItemRows.BLANK)).count();
+      long input = items.count() - blank;
       Map<String, Long> docCounts = countDispositions(documents);
       Map<String, Long> questionCounts = countDispositions(questions);
       long rejected = items.filter(col("kind").equalTo(ItemRows.REJECTION)).count();
       docCounts.forEach((k, v) -> details.put("documents." + k, v));
       questionCounts.forEach((k, v) -> details.put("questions." + k, v));
       details.put("reader.rejected", rejected);
+      details.put("reader.blank", blank);
       details.put("files", (long) files.size());
 
       Warehouse warehouse = run.warehouse();
@@ -337,6 +340,7 @@ public final class IngestJob {
         d.get("questions.collapsed"),
         d.get("questions.quarantined"));
     out.printf(Locale.ROOT, "  reader rejections: %d%n", d.get("reader.rejected"));
+    out.printf(Locale.ROOT, "  blank rows skipped: %d%n", d.get("reader.blank"));
     for (WriteResult write : writes) {
       out.println("  " + write);
     }

@@ -29,6 +29,9 @@ final class ItemRows implements FlatMapFunction<Row, Row> {
   static final String QUESTION = "question";
   static final String REJECTION = "rejection";
 
+  /** A placeholder record with every field empty: counted and reported, never an item. */
+  static final String BLANK = "blank";
+
   static final StructType SCHEMA =
       new StructType()
           .add("kind", DataTypes.StringType, false)
@@ -159,6 +162,16 @@ final class ItemRows implements FlatMapFunction<Row, Row> {
                     r.payload(),
                     r.payloadBytes(),
                     r.reason()));
+          }
+
+          @Override
+          public void blank(String location) {
+            Object[] row = new Object[SCHEMA.size()];
+            row[0] = BLANK;
+            row[1] = path;
+            row[2] = (long) rows.size();
+            row[3] = location;
+            rows.add(RowFactory.create(row));
           }
         });
     return rows.iterator();

@@ -361,6 +361,43 @@ class IngestJobTest {
     assertThat(run.<Long>getAs("input_count")).isEqualTo(18L);
   }
 
+  /**
+   * MEDEC's test CSV pads its notes with all-empty rows: they are reported as blank rows, and are
+   * neither items nor bad records, so even a zero bad-record ceiling passes.
+   */
+  @Test
+  void blankCsvRowsAreReportedAndNotCountedAsBadRecords() throws IOException {
+    Path input = SparkTestSession.tempDir("blank").resolve("medec_ms/MEDEC-MS-TestSet.csv");
+    Files.createDirectories(input.getParent());
+    Files.writeString(
+        input,
+        "Text ID,Text,Sentences,Error Flag,Error Type,Error Sentence ID,Error Sentence,"
+            + "Corrected Sentence,Corrected Text\n"
+            + "ms-test-0,A note.,0 A note.,0,,-1,NA,NA,NA\n"
+            + "ms-test-1,Another note.,0 Another note.,0,,-1,NA,NA,NA\n"
+            + ",,,,,,,,\n,,,,,,,,\n,,,,,,,,\n");
+    String warehouse = SparkTestSession.tempDir("wh-blank").toString();
+    CliResult result =
+        SparkTestSession.cli(
+            "ingest",
+            "--format",
+            "medec",
+            "--input",
+            input.toString(),
+            "--warehouse",
+            warehouse,
+            "--max-bad-fraction",
+            "0");
+    assertThat(result.code()).as(result.toString()).isZero();
+    assertThat(result.out()).contains("blank rows skipped: 3");
+    Warehouse w = new Warehouse(spark, warehouse);
+    assertThat(w.read("documents").count()).isEqualTo(2);
+    assertThat(w.read("quarantine").count()).isZero();
+    Row run = w.read("runs").head();
+    assertThat(run.<Long>getAs("input_count")).isEqualTo(2L);
+    assertThat(run.<Long>getAs("quarantined_count")).isZero();
+  }
+
   @Test
   void unknownFormatSuggestsTheNearestOne() {
     CliResult result =

@@ -64,6 +64,10 @@ final class CsvRecords {
         sink.reject(raw.reject(invalid.invalidReason("line " + invalid.number())));
         continue;
       }
+      if (isBlank(span.text())) {
+        sink.blank(location);
+        continue;
+      }
       RawRecord raw = new RawRecord(file.path(), location, span.text(), null);
       Header columns = header;
       RecordBuffer.readAtomically(
@@ -130,6 +134,14 @@ final class CsvRecords {
               file.path(), location, span.text(), null, "malformed CSV header: " + e.reason()));
       return null;
     }
+  }
+
+  /**
+   * Whether every field of the record is empty ({@code ,,,,}): a placeholder row, reported as blank
+   * rather than rejected, so it never counts toward the bad-record ceiling.
+   */
+  private static boolean isBlank(String text) {
+    return text.chars().allMatch(c -> c == ',' || Character.isWhitespace(c));
   }
 
   private static PhysicalLine firstInvalid(List<PhysicalLine> lines, Span span) {

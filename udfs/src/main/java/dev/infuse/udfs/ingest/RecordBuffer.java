@@ -46,4 +46,9 @@ final class RecordBuffer implements ItemSink {
   public void reject(Rejection rejection) {
     emitted.add(sink -> sink.reject(rejection));
   }
+
+  @Override
+  public void blank(String location) {
+    emitted.add(sink -> sink.blank(location));
+  }
 }

@@ -10,6 +10,7 @@ final class CollectingSink implements ItemSink {
   final List<DocumentRecord> documents = new ArrayList<>();
   final List<QuestionRecord> questions = new ArrayList<>();
   final List<Rejection> rejections = new ArrayList<>();
+  final List<String> blanks = new ArrayList<>();
 
   static CollectingSink read(BenchmarkReader reader, SourceFile file) {
     CollectingSink sink = new CollectingSink();
@@ -30,6 +31,11 @@ final class CollectingSink implements ItemSink {
   @Override
   public void reject(Rejection rejection) {
     rejections.add(rejection);
+  }
+
+  @Override
+  public void blank(String location) {
+    blanks.add(location);
   }
 
   List<DocumentRecord> documentsAt(String location) {

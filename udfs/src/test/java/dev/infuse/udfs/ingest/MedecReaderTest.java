@@ -2,6 +2,7 @@ package dev.infuse.udfs.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 class MedecReaderTest {
@@ -50,5 +51,29 @@ class MedecReaderTest {
               assertThat(d.text()).doesNotContain("\r");
               assertThat(d.meta().get("sentences")).doesNotContain("\r");
             });
+  }
+
+  /** The official test CSV pads its 597 notes with 328 all-empty rows; they are blanks, not bad. */
+  @Test
+  void allEmptyRowsAreBlanksNeitherItemsNorRejections() {
+    String csv =
+        "Text ID,Text,Sentences,Error Flag,Error Type,Error Sentence ID,Error Sentence,"
+            + "Corrected Sentence,Corrected Text\n"
+            + "ms-test-0,A note.,0 A note.,0,,-1,NA,NA,NA\n"
+            + ",,,,,,,,\n"
+            + ",,,,,,,,\r\n"
+            + "ms-test-1,,0 x,0,,-1,NA,NA,NA\n"
+            + ",,,,,,,,\n";
+    CollectingSink sink =
+        CollectingSink.read(
+            reader, new SourceFile("medec/test.csv", csv.getBytes(StandardCharsets.UTF_8)));
+
+    assertThat(sink.documents).hasSize(1);
+    assertThat(sink.blanks)
+        .containsExactly("record 2 (line 3)", "record 3 (line 4)", "record 5 (line 6)");
+    assertThat(sink.rejections)
+        .singleElement()
+        .satisfies(
+            r -> assertThat(r.reason()).isEqualTo("Text: got an empty value, expected text"));
   }
 }
