@@ -28,7 +28,7 @@ public final class ChainedBehaviorClassifier implements BehaviorClassifier {
     return ID;
   }
 
-  /** The sum of the links' versions, so bumping any link bumps the chain. */
+  /** 1 while every link is at v1; bumping any link's version raises it by as much. */
   @Override
   public int version() {
     return chain.stream().mapToInt(BehaviorClassifier::version).sum() - chain.size() + 1;

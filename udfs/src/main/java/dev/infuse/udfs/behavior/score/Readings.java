@@ -38,7 +38,7 @@ final class Readings {
   /** The table: finding, how it is written, and the plausible range of its (first) number. */
   private static final List<Rule> RULES =
       List.of(
-          rule("pulse", "(?:pulse|heart rate)", 20, 250, "/min"),
+          rule("pulse", "(?:pulse(?!\\s+ox)|heart rate)", 20, 250, "/min"),
           rule("respiratory rate", "(?:respirations|respiratory rate)", 4, 70, "/min"),
           rule("oxygen saturation", "(?:oxygen saturation|O2 saturation|SpO2|SaO2)", 50, 100, "%"),
           rule("hemoglobin", "(?:hemoglobin|haemoglobin|Hb)", 2, 25, "g/dL"),

@@ -3,6 +3,7 @@ package dev.infuse.udfs.behavior.sft;
 import dev.infuse.udfs.behavior.BehaviorType;
 import java.util.EnumMap;
 import java.util.HashSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -57,7 +58,7 @@ public final class BehaviorTokens {
                 + token
                 + "', expected a non-blank token without whitespace");
       }
-      if (!seen.add(token.toLowerCase(java.util.Locale.ROOT))) {
+      if (!seen.add(token.toLowerCase(Locale.ROOT))) {
         throw new IllegalArgumentException(
             "tokens."
                 + entry.getKey()
