@@ -55,6 +55,30 @@ public final class GenerationTask {
    */
   public static final String DISCUSS = "discuss";
 
+  /**
+   * Behaviour mode: the model acts as a clinical assistant in a behaviour task's context and starts
+   * its reply with one behavioural token ({@code <reactive>}, {@code <proactive>}, {@code
+   * <restraint>}), then flags a problem or answers the query. Vars: context, query. Rendered by
+   * {@code behavior-assistant}; the extractive backend answers with {@code
+   * dev.infuse.udfs.behavior.score.ExtractiveClinician}.
+   */
+  public static final String BEHAVE = "behave";
+
+  /**
+   * A judge reads which behaviour a response shows; output ends {@code Behavior: <type>}. Vars:
+   * context, response. Rendered by {@code behavior-judge}.
+   */
+  public static final String BEHAVIOR_JUDGE = "behavior_judge";
+
+  /** A behaviour task's turns, one "speaker: text" line each. */
+  public static final String CONTEXT = "context";
+
+  /** The explicit query asked of the assistant; empty when it is only shown the case. */
+  public static final String QUERY = "query";
+
+  /** The response a judge reads. */
+  public static final String RESPONSE = "response";
+
   /** The question text (MCQ options not included). */
   public static final String QUESTION = "question";
 
@@ -105,7 +129,16 @@ public final class GenerationTask {
 
   /** Every kind, in a stable order. */
   public static final List<String> KINDS =
-      List.of(QA, REPHRASE, ENTITIES, SUMMARY_ENTITIES, ENTITY_DOC, FOCAL, DISCUSS);
+      List.of(
+          QA,
+          REPHRASE,
+          ENTITIES,
+          SUMMARY_ENTITIES,
+          ENTITY_DOC,
+          FOCAL,
+          DISCUSS,
+          BEHAVE,
+          BEHAVIOR_JUDGE);
 
   /**
    * The prompts of the {@code entigraph} entity recipe's documents, by group size (1, 2, 3
@@ -122,7 +155,9 @@ public final class GenerationTask {
           SUMMARY_ENTITIES, Set.of(DOCUMENT, TITLE),
           ENTITY_DOC, Set.of(DOCUMENT, TITLE, ENTITIES_VAR),
           FOCAL, Set.of(DOCUMENT, TITLE, QUESTIONS),
-          DISCUSS, Set.of(QUESTION, QUESTION_KIND, OPTIONS, TURN, OWN_ANSWER, PEER_ANSWERS));
+          DISCUSS, Set.of(QUESTION, QUESTION_KIND, OPTIONS, TURN, OWN_ANSWER, PEER_ANSWERS),
+          BEHAVE, Set.of(CONTEXT, QUERY),
+          BEHAVIOR_JUDGE, Set.of(CONTEXT, RESPONSE));
 
   private GenerationTask() {}
 
@@ -138,8 +173,9 @@ public final class GenerationTask {
   /**
    * The prompt id that renders a kind: {@code gen-qa}, {@code rephrase/<style>} (underscores become
    * dashes), {@code entities}, {@code entigraph/entities}, {@code entity-doc}, {@code focal},
-   * {@code maporl-discuss} (a discussion's turn 0 uses {@code maporl-first} instead); the {@code
-   * entigraph} recipe's entity documents use {@link #ENTIGRAPH_DOC_PROMPTS}.
+   * {@code maporl-discuss} (a discussion's turn 0 uses {@code maporl-first} instead), {@code
+   * behavior-assistant}, {@code behavior-judge}; the {@code entigraph} recipe's entity documents
+   * use {@link #ENTIGRAPH_DOC_PROMPTS}.
    *
    * @param style the rephrase style; ignored for other kinds
    */
@@ -163,6 +199,10 @@ public final class GenerationTask {
         return "focal";
       case DISCUSS:
         return "maporl-discuss";
+      case BEHAVE:
+        return "behavior-assistant";
+      case BEHAVIOR_JUDGE:
+        return "behavior-judge";
       default:
         throw new IllegalArgumentException(unknownKind(kind));
     }

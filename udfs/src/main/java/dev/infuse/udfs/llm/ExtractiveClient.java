@@ -1,5 +1,6 @@
 package dev.infuse.udfs.llm;
 
+import dev.infuse.udfs.behavior.score.ExtractiveClinician;
 import dev.infuse.udfs.common.Keys;
 import dev.infuse.udfs.generate.GenerationTask;
 import dev.infuse.udfs.maporl.ExtractiveDiscussant;
@@ -22,7 +23,9 @@ import java.util.concurrent.CompletableFuture;
  * give the same output; choice {@code i} uses seed + i, and where a task samples (which sentences
  * to question, dialogue wording) different seeds give different outputs. Stateless, so thread-safe.
  * The one task not taken from a document is MAPoRL's {@code discuss}: {@link ExtractiveDiscussant}
- * answers with a seeded heuristic, then follows the majority, and says it is model-free.
+ * answers with a seeded heuristic, then follows the majority, and says it is model-free; the
+ * behaviour mode's {@code behave} is answered by {@link ExtractiveClinician}, a rule checker that
+ * says the same.
  */
 public final class ExtractiveClient implements LlmClient {
 
@@ -96,6 +99,14 @@ public final class ExtractiveClient implements LlmClient {
     GenerationTask.variables(kind);
     if (kind.equals(GenerationTask.DISCUSS)) {
       return ExtractiveDiscussant.respond(task, rng);
+    }
+    if (kind.equals(GenerationTask.BEHAVE)) {
+      return ExtractiveClinician.respond(task, rng);
+    }
+    if (kind.equals(GenerationTask.BEHAVIOR_JUDGE)) {
+      // A judge is a model's reading; a rule pretending to be one would hide that no model ran.
+      throw new IllegalArgumentException(
+          "task: behavior_judge has no extractive implementation; use the rule classifier");
     }
     String document = ExtractiveInputs.text(task, GenerationTask.DOCUMENT);
     switch (kind) {

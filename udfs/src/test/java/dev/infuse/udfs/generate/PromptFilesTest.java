@@ -39,7 +39,9 @@ class PromptFilesTest {
           Map.entry("entigraph/entity", GenerationTask.ENTITY_DOC),
           Map.entry("entigraph/pair", GenerationTask.ENTITY_DOC),
           Map.entry("entigraph/triple", GenerationTask.ENTITY_DOC),
-          Map.entry("focal", GenerationTask.FOCAL));
+          Map.entry("focal", GenerationTask.FOCAL),
+          Map.entry("behavior-assistant", GenerationTask.BEHAVE),
+          Map.entry("behavior-judge", GenerationTask.BEHAVIOR_JUDGE));
   private static final Map<String, Set<String>> REQUIRED =
       Map.of(
           GenerationTask.QA, Set.of(GenerationTask.DOCUMENT, GenerationTask.N),
@@ -47,7 +49,9 @@ class PromptFilesTest {
           GenerationTask.ENTITIES, Set.of(GenerationTask.DOCUMENT, GenerationTask.MAX_ENTITIES),
           GenerationTask.SUMMARY_ENTITIES, Set.of(GenerationTask.DOCUMENT),
           GenerationTask.ENTITY_DOC, Set.of(GenerationTask.DOCUMENT, GenerationTask.ENTITIES_VAR),
-          GenerationTask.FOCAL, Set.of(GenerationTask.DOCUMENT, GenerationTask.QUESTIONS));
+          GenerationTask.FOCAL, Set.of(GenerationTask.DOCUMENT, GenerationTask.QUESTIONS),
+          GenerationTask.BEHAVE, Set.of(GenerationTask.CONTEXT, GenerationTask.QUERY),
+          GenerationTask.BEHAVIOR_JUDGE, Set.of(GenerationTask.CONTEXT, GenerationTask.RESPONSE));
 
   /**
    * Prompts that grade rather than generate (score's judge), with exactly the variables they are
