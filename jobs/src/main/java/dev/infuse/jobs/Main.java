@@ -43,6 +43,9 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
       commandLine.addSubcommand(command);
     }
     commandLine.addSubcommand(new CommandLine.HelpCommand());
+    // Wide enough that every command's one-line summary fits beside build-behavior-tasks; set
+    // after the subcommands are added, so that it applies to them too.
+    commandLine.setUsageHelpWidth(100);
     JobCatalog.describeOptions(commandLine);
     return commandLine;
   }

@@ -27,6 +27,7 @@ class LayerRulesTest {
   /** One package per job, or per group of jobs that share a table (index and retrieve). */
   private static final String[] JOBS = {
     "dev.infuse.jobs.answer..",
+    "dev.infuse.jobs.behavior..",
     "dev.infuse.jobs.chunk..",
     "dev.infuse.jobs.demo..",
     "dev.infuse.jobs.embed..",

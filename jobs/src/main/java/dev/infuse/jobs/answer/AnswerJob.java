@@ -6,6 +6,7 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.sort_array;
 import static org.apache.spark.sql.functions.struct;
 
+import dev.infuse.jobs.behavior.BehaviorAnswerJob;
 import dev.infuse.jobs.chunk.ChunkJob;
 import dev.infuse.jobs.chunk.RagConfig;
 import dev.infuse.jobs.config.ConfigException;
@@ -91,6 +92,9 @@ public final class AnswerJob {
   private record Answered(Dataset<Row> rows, LlmCallRunner.Outcome llm) {}
 
   public RunCounts run() {
+    if (options.mode() == AnswerMode.BEHAVIOR) {
+      return new BehaviorAnswerJob(run).run();
+    }
     Warehouse warehouse = run.warehouse();
     Plan plan = plan(run.config(), warehouse);
     Retriever retriever = plan.setting().rag() ? retriever(warehouse) : null;

@@ -15,7 +15,12 @@ public enum AnswerMode {
   /** Every option's log-likelihood after the prompt (djl only): acc and acc_norm. */
   LOGLIKELIHOOD,
   /** The model-free default: the option most similar to the context under the embed model. */
-  EMBEDDING;
+  EMBEDDING,
+  /**
+   * The clinical behaviour recipe: the model acts as an assistant in each behaviour task's context;
+   * writes behavior_predictions, not predictions.
+   */
+  BEHAVIOR;
 
   /** The name in config and in {@code predictions.answer_mode}. */
   @JsonValue

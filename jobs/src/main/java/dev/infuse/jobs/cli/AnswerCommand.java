@@ -33,8 +33,10 @@ public final class AnswerCommand extends JobCommand {
 
   @Option(
       names = "--mode",
-      paramLabel = "auto|generate|loglikelihood|embedding",
-      description = "How an answer is got from the model.")
+      paramLabel = "auto|generate|loglikelihood|embedding|behavior",
+      description =
+          "How an answer is got from the model; behavior answers behavior.tasks_table as a"
+              + " clinical assistant.")
   @ConfigKey("answer.mode")
   String mode;
 

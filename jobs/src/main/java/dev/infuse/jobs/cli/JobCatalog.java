@@ -1,6 +1,7 @@
 package dev.infuse.jobs.cli;
 
 import dev.infuse.jobs.answer.AnswerConfig;
+import dev.infuse.jobs.behavior.BehaviorConfig;
 import dev.infuse.jobs.chunk.ChunkConfig;
 import dev.infuse.jobs.chunk.RagConfig;
 import dev.infuse.jobs.config.ConfigLoader;
@@ -54,6 +55,9 @@ public final class JobCatalog {
           RewardCommand.class,
           MaporlCommand.class,
           TrainVerifierCommand.class,
+          BuildBehaviorTasksCommand.class,
+          MineHardCommand.class,
+          SftDataCommand.class,
           SqlCommand.class,
           ValidateCommand.class,
           DemoCommand.class);
@@ -80,7 +84,8 @@ public final class JobCatalog {
           SectionType.of("discuss", DiscussConfig.class),
           SectionType.of("reward", RewardConfig.class),
           SectionType.of("maporl", MaporlConfig.class),
-          SectionType.of("train_verifier", TrainVerifierConfig.class));
+          SectionType.of("train_verifier", TrainVerifierConfig.class),
+          SectionType.of("behavior", BehaviorConfig.class));
 
   /**
    * Ends the help of every option bound to a config key with the key and its default from {@code

@@ -58,6 +58,17 @@ public final class ScoreCommand extends JobCommand {
   @ConfigKey("score.judge")
   String judge;
 
+  @Option(
+      names = "--behavior-runs",
+      paramLabel = "RUN",
+      split = ",",
+      converter = Trimmed.class,
+      description =
+          "Behaviour answer runs to score into behavior_scores (macro-F1, MEDEC's metrics);"
+              + " latest for the latest.")
+  @ConfigKey("score.behavior_runs")
+  List<String> behaviorRuns;
+
   public ScoreCommand() {
     super(ScoreJob.NAME, run -> new ScoreJob(run).run());
   }

@@ -42,7 +42,11 @@ public final class Contracts {
           "rollouts",
           "rewards",
           "discussion_scores",
-          "maporl_updates");
+          "maporl_updates",
+          "behavior_tasks",
+          "behavior_predictions",
+          "behavior_scores",
+          "behavior_tasks_hard");
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);

@@ -1,7 +1,9 @@
 package dev.infuse.jobs.demo;
 
 import dev.infuse.jobs.config.ConfigSection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The {@code demo} section.
@@ -9,8 +11,15 @@ import java.util.List;
  * @param input the demo's QuALITY file, relative to the Infuse home directory
  * @param discussionInput the GSM8K problems of the demo's MAPoRL discussion, relative to the Infuse
  *     home directory
+ * @param behaviorInputs the clinical samples of the demo's behaviour run, by ingest format,
+ *     relative to the Infuse home directory
  */
-public record DemoConfig(String input, String discussionInput) implements ConfigSection {
+public record DemoConfig(String input, String discussionInput, Map<String, String> behaviorInputs)
+    implements ConfigSection {
+  public DemoConfig {
+    behaviorInputs = behaviorInputs == null ? Map.of() : new LinkedHashMap<>(behaviorInputs);
+  }
+
   @Override
   public List<String> problems() {
     return List.of();

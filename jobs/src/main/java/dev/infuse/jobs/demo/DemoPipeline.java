@@ -3,6 +3,10 @@ package dev.infuse.jobs.demo;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.sum;
 
+import dev.infuse.jobs.answer.AnswerJob;
+import dev.infuse.jobs.behavior.BuildBehaviorTasksJob;
+import dev.infuse.jobs.behavior.MineHardJob;
+import dev.infuse.jobs.behavior.SftDataJob;
 import dev.infuse.jobs.chunk.ChunkJob;
 import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.config.ConfigLoader;
@@ -27,8 +31,10 @@ import dev.infuse.udfs.llm.LlmBackend;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -67,10 +73,18 @@ public final class DemoPipeline {
   /** The steps of the MAPoRL discussion: ingest its problems, discuss, reward, score. */
   private static final int DISCUSSION_STEPS = 4;
 
+  /** The clinical sources of the behaviour run, in the order they are ingested. */
+  private static final List<String> BEHAVIOR_SOURCES =
+      List.of("medec", "agentclinic", "aci-bench", "medqa");
+
+  /** The steps of the behaviour run: one ingest per source, build, answer, score, mine, SFT. */
+  private static final int BEHAVIOR_STEPS = BEHAVIOR_SOURCES.size() + 5;
+
   private final Supplier<ConfigLoader> userConfig;
   private final List<String> settings;
   private final InfuseConfig config;
   private final Path discussionInput;
+  private final Map<String, Path> behaviorInputs = new LinkedHashMap<>();
 
   /**
    * Plans the demo over the user's config (the warehouse, the master and any key they set); fails
@@ -85,10 +99,33 @@ public final class DemoPipeline {
     Path input = sample("demo.input", demo.input(), "the QuALITY sample file");
     this.discussionInput =
         sample("demo.discussion_input", demo.discussionInput(), "the GSM8K sample file");
+    for (String source : BEHAVIOR_SOURCES) {
+      String relative = demo.behaviorInputs().get(source);
+      if (relative == null) {
+        throw new ConfigException(
+            List.of(
+                "demo.behavior_inputs."
+                    + source
+                    + ": got nothing, expected the "
+                    + source
+                    + " sample file"));
+      }
+      behaviorInputs.put(
+          source,
+          sample("demo.behavior_inputs." + source, relative, "the " + source + " sample file"));
+    }
     this.settings =
         List.of(
             "ingest.format=quality",
             "ingest.input=" + input,
+            // The SMT steps work on the QuALITY corpus alone: the warehouse also holds the
+            // discussion's and the behaviour run's data, which must not leak into chunks,
+            // synthetic data or training shards (and rerunning a step must see the same inputs).
+            "chunk.corpus=quality",
+            "gen_qa.corpus=quality",
+            "gen_docs.corpus=quality",
+            "shards.corpus=quality",
+            "shards.decontamination.benchmarks=[quality]",
             // The demo trains on the shards it builds, cut to the model's sequence length.
             "shards.sequence_length=" + base.section(TrainConfig.class).sequenceLength(),
             // The default recipe: every QuALITY question retrieves from its own article (the
@@ -150,6 +187,7 @@ public final class DemoPipeline {
         + 2 * SWEEP.size()
         + 1
         + DISCUSSION_STEPS
+        + BEHAVIOR_STEPS
         + Evaluation.steps(config, SWEEP.size(), true, false);
   }
 
@@ -222,6 +260,7 @@ public final class DemoPipeline {
     TrainedModelProbe.run(warehouse, config, modelDir, out);
 
     String discussionScores = discuss(steps);
+    behave(steps);
 
     // The chunks are fresh: the evaluation starts at index. Its report shows the discussion too.
     ConfigLoader evaluation = config();
@@ -276,6 +315,66 @@ public final class DemoPipeline {
             loader
                 .setStrings("score.discussions", List.of("latest"))
                 .setStrings("score.runs", List.of()));
+  }
+
+  /**
+   * The behaviour recipe on the clinical samples: ingest each source, build the behaviour tasks,
+   * answer them as a clinical assistant (the model-free checker unless the user's config names a
+   * model), score macro-F1 and MEDEC's metrics, mine the Hard subset (a panel of this one run, so
+   * any failed task is Hard) and write BehaviorSFT data.
+   */
+  private void behave(RecordedSteps steps) {
+    for (String source : BEHAVIOR_SOURCES) {
+      Path input = behaviorInputs.get(source);
+      steps.run(
+          "ingest: "
+              + source
+              + " sample -> "
+              + (source.equals("medqa") ? "questions" : "documents")
+              + " (the behaviour tasks' cases)",
+          IngestJob.NAME,
+          run -> new IngestJob(run).run(),
+          loader ->
+              loader.set("ingest.format=" + source).setString("ingest.input", input.toString()));
+    }
+    steps.run(
+        "build-behavior-tasks: clinical cases -> behavior_tasks (reactive, proactive, restraint;"
+            + " conf/behavior/taxonomy.yaml)",
+        BuildBehaviorTasksJob.NAME,
+        run -> new BuildBehaviorTasksJob(run).run());
+    LlmBackend backend = config.section(LlmConfig.class).client().backend();
+    String behaviorRun =
+        steps.run(
+            "answer --mode behavior: behavior_tasks -> behavior_predictions (llm.backend "
+                + backend
+                + ")"
+                + (backend == LlmBackend.EXTRACTIVE
+                    ? "; the model-free checker flags out-of-range values and conflicting ones,"
+                        + " never a medical error: a floor, not a model"
+                    : ""),
+            AnswerJob.NAME,
+            run -> new AnswerJob(run).run(),
+            loader -> loader.set("answer.mode=behavior"));
+    steps.run(
+        "score: behaviour macro-F1, over/under-proactivity, MEDEC's metrics -> behavior_scores",
+        ScoreJob.NAME,
+        run -> new ScoreJob(run).run(),
+        loader ->
+            loader
+                .setStrings("score.behavior_runs", List.of(behaviorRun))
+                .setStrings("score.runs", List.of()));
+    steps.run(
+        "mine-hard: the tasks the panel fails -> behavior_tasks_hard (panel: this run, m = 1)",
+        MineHardJob.NAME,
+        run -> new MineHardJob(run).run(),
+        loader ->
+            loader
+                .setStrings("behavior.hard.runs", List.of(behaviorRun))
+                .set("behavior.hard.min_failures=1"));
+    steps.run(
+        "sft-data: behavior_tasks -> BehaviorSFT chat JSONL with behavioural tokens",
+        SftDataJob.NAME,
+        run -> new SftDataJob(run).run());
   }
 
   /** Steps for one pass over a build's Parquet sequences, as its shard_manifest rows count them. */

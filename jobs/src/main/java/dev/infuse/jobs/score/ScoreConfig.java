@@ -36,6 +36,9 @@ import java.util.List;
  * @param discussions MAPoRL discussions (rollouts.discussion_id) whose per-turn metrics go to
  *     discussion_scores; {@code latest} for those of the latest discuss run; empty for none. With
  *     discussions and no {@code runs}, predictions are not scored
+ * @param behaviorRuns behaviour answer runs (behavior_predictions.run_id) whose behaviour metrics
+ *     go to behavior_scores; {@code latest} for the latest; empty for none. With behaviour runs and
+ *     no {@code runs}, predictions are not scored
  */
 public record ScoreConfig(
     List<String> runs,
@@ -53,7 +56,8 @@ public record ScoreConfig(
     Setting scalingBaselineSetting,
     String scalingBaselineRun,
     ScalingTokens scalingTokens,
-    List<String> discussions)
+    List<String> discussions,
+    List<String> behaviorRuns)
     implements ConfigSection {
 
   /**

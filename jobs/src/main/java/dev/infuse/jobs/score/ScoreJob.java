@@ -108,16 +108,23 @@ public final class ScoreJob {
   }
 
   public RunCounts run() {
+    Map<String, Long> sideDetails = new LinkedHashMap<>();
+    long sideRows = 0;
     if (!options.discussions().isEmpty()) {
       DiscussionScores discussions = new DiscussionScores(run);
       DiscussionScores.Written written =
           discussions.score(discussions.resolve(options.discussions()), run.runId());
-      if (options.runs().isEmpty()) {
-        Map<String, Long> details = new LinkedHashMap<>();
-        details.put("discussion_scores.rows", (long) written.rows());
-        details.put("discussion_scores.inserted", written.write().inserted());
-        return new RunCounts(written.rolloutRows(), written.rolloutRows(), 0, details);
-      }
+      sideDetails.put("discussion_scores.rows", (long) written.rows());
+      sideDetails.put("discussion_scores.inserted", written.write().inserted());
+      sideRows += written.rolloutRows();
+    }
+    if (!options.behaviorRuns().isEmpty()) {
+      long predictions = scoreBehavior(sideDetails);
+      sideRows += predictions;
+    }
+    if (options.runs().isEmpty()
+        && (!options.discussions().isEmpty() || !options.behaviorRuns().isEmpty())) {
+      return new RunCounts(sideRows, sideRows, 0, sideDetails);
     }
     SparkSession spark = run.spark();
     Warehouse warehouse = run.warehouse();
@@ -270,6 +277,67 @@ public final class ScoreJob {
         outcome,
         requests.promptVersion(),
         calls);
+  }
+
+  /**
+   * The behaviour metrics of score.behavior_runs into behavior_scores, printed per run; returns the
+   * behaviour predictions read.
+   */
+  private long scoreBehavior(Map<String, Long> details) {
+    BehaviorScores behavior = new BehaviorScores(run);
+    List<String> runIds = behavior.resolve(options.behaviorRuns(), "score.behavior_runs");
+    Map<String, List<BehaviorScores.Answered>> answered = behavior.answered(runIds);
+    java.util.Set<String> hard = behavior.hardTasks();
+    Map<String, Row> heads = behavior.heads(runIds);
+    List<Row> rows = new ArrayList<>();
+    long read = 0;
+    for (String runId : runIds) {
+      List<BehaviorScores.Answered> tasks = answered.getOrDefault(runId, List.of());
+      if (tasks.isEmpty()) {
+        throw new IllegalArgumentException(
+            "score.behavior_runs: run "
+                + runId
+                + " has no predictions on tasks of behavior_tasks, expected a behaviour answer run");
+      }
+      read += tasks.size();
+      Row head = heads.get(runId);
+      List<Row> runRows =
+          behavior.rows(runId, tasks, hard, head.getString(1), head.getString(2), run.runId());
+      rows.addAll(runRows);
+      printBehavior(runId, tasks.size(), runRows);
+    }
+    WriteResult write = behavior.write(rows);
+    details.put("behavior_scores.rows", (long) rows.size());
+    details.put("behavior_scores.inserted", write.inserted());
+    details.put("behavior_scores.updated", write.updated());
+    return read;
+  }
+
+  /** The headline behaviour metrics of one run, one line. */
+  private void printBehavior(String runId, int tasks, List<Row> rows) {
+    List<String> headline =
+        List.of(
+            "types/macro_f1",
+            "categories/macro_f1",
+            "restraint_tasks/over_proactivity",
+            "proactive_tasks/under_proactivity",
+            "correct_flags/content_accuracy",
+            "medec/medec_error_flag_accuracy",
+            "medec/medec_error_sentence_accuracy",
+            "medec/medec_correction_rouge1_f",
+            "hard/types/macro_f1");
+    Map<String, Double> values = new LinkedHashMap<>();
+    for (Row row : rows) {
+      values.put(row.getString(1) + "/" + row.getString(2), row.getDouble(3));
+    }
+    StringBuilder line = new StringBuilder();
+    for (String name : headline) {
+      if (values.containsKey(name)) {
+        line.append(line.length() == 0 ? "" : ", ")
+            .append(String.format(Locale.ROOT, "%s %.3f", name, values.get(name)));
+      }
+    }
+    run.out().printf(Locale.ROOT, "  behaviour run %s (%d tasks): %s%n", runId, tasks, line);
   }
 
   /** Replaces the scored runs' rows of {@code scores}. */

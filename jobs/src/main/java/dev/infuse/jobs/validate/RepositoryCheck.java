@@ -9,6 +9,7 @@ import dev.infuse.jobs.config.ConfigLoader;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.shards.MixtureFiles;
+import dev.infuse.udfs.behavior.tasks.Taxonomy;
 import dev.infuse.udfs.common.Registry;
 import dev.infuse.udfs.prompt.PromptTemplate;
 import java.io.IOException;
@@ -23,8 +24,9 @@ import java.util.stream.Stream;
 
 /**
  * Loads every config under {@code conf/}, every prompt under {@code conf/prompts/}, every mixture
- * under {@code conf/mixtures/} and every contract under {@code data-contracts/}, and reports every
- * error it finds, not just the first. Needs no Spark session.
+ * under {@code conf/mixtures/}, every behaviour taxonomy under {@code conf/behavior/} and every
+ * contract under {@code data-contracts/}, and reports every error it finds, not just the first.
+ * Needs no Spark session.
  */
 public final class RepositoryCheck {
   private final ObjectMapper promptYaml =
@@ -50,13 +52,16 @@ public final class RepositoryCheck {
     int files = 0;
     Path prompts = conf.resolve("prompts");
     Path mixtures = conf.resolve("mixtures");
+    Path taxonomies = conf.resolve("behavior");
     Registry<Path> promptIds = new Registry<>("prompt");
     for (Path file : list(conf, ".yaml", ".yml")) {
       files++;
       List<String> problems =
           file.startsWith(prompts)
               ? checkPrompt(file, promptIds)
-              : file.startsWith(mixtures) ? MixtureFiles.problems(file) : checkConfig(file);
+              : file.startsWith(mixtures)
+                  ? MixtureFiles.problems(file)
+                  : file.startsWith(taxonomies) ? checkTaxonomy(file) : checkConfig(file);
       report(out, file, problems, errors);
     }
     for (Path file : list(contracts, ".json")) {
@@ -66,6 +71,16 @@ public final class RepositoryCheck {
     out.printf("%d file(s) checked, %d error(s)%n", files, errors.size());
     out.flush();
     return errors;
+  }
+
+  /** A behaviour taxonomy: its categories' types, sources and perturbations must be known. */
+  private static List<String> checkTaxonomy(Path file) {
+    try {
+      Taxonomy.load(file);
+      return List.of();
+    } catch (RuntimeException e) {
+      return List.of(e.getMessage());
+    }
   }
 
   private List<String> checkConfig(Path file) {

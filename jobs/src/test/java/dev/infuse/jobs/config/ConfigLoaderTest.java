@@ -237,7 +237,8 @@ class ConfigLoaderTest {
         .containsExactlyInAnyOrder(
             "answer.setting: got trained-rag, expected closed_book, rag, trained or trained_rag;"
                 + " did you mean trained_rag?",
-            "answer.mode: got loglikelyhood, expected auto, generate, loglikelihood or embedding;"
+            "answer.mode: got loglikelyhood, expected auto, generate, loglikelihood, embedding or"
+                + " behavior;"
                 + " did you mean loglikelihood?",
             "llm.backend: got opnai, expected extractive, openai or djl; did you mean openai?",
             "shards.formats: got megatorn, expected parquet, jsonl or megatron; did you mean"

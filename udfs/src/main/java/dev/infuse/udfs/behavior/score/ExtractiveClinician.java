@@ -1,6 +1,7 @@
 package dev.infuse.udfs.behavior.score;
 
 import dev.infuse.udfs.generate.GenerationTask;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,10 +23,12 @@ import java.util.regex.Pattern;
  *   <li>an <b>error</b> when a vital sign or lab value lies outside a small table of plausible
  *       ranges ({@link Readings}): {@code <proactive> Sentence N is wrong: <sentence>.} plus why
  *       (it cannot know the right value, so it offers no correction);
- *   <li>else, with a query, a <b>reactive</b> answer: the option sharing most words with the
- *       context ({@code Answer: B. <text>}), or without options the context sentence sharing most
- *       words with the query;
- *   <li>else <b>restraint</b>.
+ *   <li>else, asked what to do with the patient (a next step, management, a plan),
+ *       <b>restraint</b>: it checked the record, says nothing needs flagging, and answers;
+ *   <li>else, with another query, a <b>reactive</b> answer: the option (in the query or listed at
+ *       the end of the context) sharing most words with the rest of the context ({@code Answer: B.
+ *       <text>}), or without options the context sentence sharing most words with the query;
+ *   <li>else (no query) <b>restraint</b>.
  * </ol>
  *
  * <p>Every reply says it is model-free. It does not detect medical reasoning errors (MEDEC's wrong
@@ -38,6 +41,12 @@ public final class ExtractiveClinician {
       "(Model-free rule checker on the extractive backend: no model was run. It compares repeated"
           + " findings and checks values against a small plausibility table, and cannot judge"
           + " medical reasoning.)";
+
+  private static final String NOTHING_TO_FLAG = "Nothing in the record needs flagging.";
+
+  /** A query that asks what to do with the patient (management), not a factual question. */
+  private static final Pattern ASKS_TO_ACT =
+      Pattern.compile("(?i)\\b(?:next step|management|plan|what (?:should|would) you do)\\b");
 
   private static final Pattern OPTION = Pattern.compile("^\\s*\\(?([A-Z])[.):]\\s+(\\S.*)$");
   private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
@@ -64,10 +73,19 @@ public final class ExtractiveClinician {
     if (flag != null) {
       return "<proactive> " + flag + "\n\n" + MODEL_FREE_NOTE;
     }
-    if (!query.isEmpty()) {
-      return "<reactive> " + answer(query, context, sentences) + "\n\n" + MODEL_FREE_NOTE;
+    if (query.isEmpty()) {
+      return "<restraint> " + NOTHING_TO_FLAG + "\n\n" + MODEL_FREE_NOTE;
     }
-    return "<restraint> Nothing in the record needs flagging.\n\n" + MODEL_FREE_NOTE;
+    if (ASKS_TO_ACT.matcher(query).find()) {
+      // Asked to act on a record it checked and found clean: say so, then answer (restraint).
+      return "<restraint> "
+          + NOTHING_TO_FLAG
+          + " "
+          + answer(query, context, sentences)
+          + "\n\n"
+          + MODEL_FREE_NOTE;
+    }
+    return "<reactive> " + answer(query, context, sentences) + "\n\n" + MODEL_FREE_NOTE;
   }
 
   /** The first finding seen with two different values, or null. */
@@ -108,11 +126,22 @@ public final class ExtractiveClinician {
 
   /** "Answer: X. text" for lettered options, else "Answer: <best context sentence>". */
   static String answer(String query, String context, List<NumberedSentences.Sentence> sentences) {
-    Set<String> contextWords = words(context);
+    // Options may be asked in the query or listed at the end of the context (MedQA vignettes);
+    // an option is scored against the context without the option lines themselves.
+    List<String> optionLines = new ArrayList<>();
+    StringBuilder withoutOptions = new StringBuilder();
+    for (String line : (context + "\n" + query).split("\\R")) {
+      if (OPTION.matcher(line).matches()) {
+        optionLines.add(line);
+      } else {
+        withoutOptions.append(line).append('\n');
+      }
+    }
+    Set<String> contextWords = words(withoutOptions.toString());
     char bestLetter = 0;
     String bestText = null;
     int bestCount = -1;
-    for (String line : query.split("\\R")) {
+    for (String line : optionLines) {
       Matcher m = OPTION.matcher(line);
       if (m.matches()) {
         Set<String> option = words(m.group(2));

@@ -15,7 +15,13 @@ final class NumberedSentences {
   /** One sentence and its id. */
   record Sentence(int id, String text) {}
 
-  private static final Pattern SPEAKER = Pattern.compile("^[A-Za-z][\\w -]{0,30}:\\s+");
+  /**
+   * A turn's speaker prefix as BehaviorPrompts renders it: a lowercase id ({@code note}, {@code
+   * doctor}, {@code patient_guest}). A capitalised label such as "Blood Pressure:" in an OSCE case
+   * is content, and stays.
+   */
+  private static final Pattern SPEAKER = Pattern.compile("^[a-z][a-z0-9_-]{0,30}:\\s+");
+
   private static final Pattern NUMBERED = Pattern.compile("^(\\d+)\\s+(\\S.*)$");
   private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[A-Z0-9(])");
 

@@ -119,6 +119,53 @@ class ExtractiveClinicianTest {
   }
 
   @Test
+  void anOsceCaseStatingOneVitalTwiceIsAConflictThoughItsLinesAreLabelled() {
+    // Labelled lines ("Blood Pressure: ...") are content; only the turn's lowercase speaker id is
+    // stripped.
+    BehaviorTask task =
+        BehaviorFixtures.task(
+            "conflict",
+            BehaviorType.PROACTIVE,
+            List.of(
+                new Turn(
+                    "note",
+                    "Physical Examination Findings > Vital Signs\n  Pulse: 98/min\n"
+                        + "  Blood Pressure: 126/88 mm Hg\n  Blood Pressure: 76/53 mm Hg")),
+            "What is the most appropriate next step?",
+            GoldTarget.conflict("Blood Pressure", "126/88 mm Hg", "76/53 mm Hg"));
+
+    String reply = respond(task);
+
+    assertThat(reply).startsWith("<proactive> Conflict: blood pressure: 126/88 vs 76/53.");
+    assertThat(ContentScorer.contentCorrect(task.goldTarget(), reply)).isTrue();
+  }
+
+  @Test
+  void optionsListedInTheContextAreAnsweredAndAManagementQueryOnACleanRecordIsRestraint() {
+    BehaviorTask question =
+        BehaviorFixtures.task(
+            "answer",
+            BehaviorType.REACTIVE,
+            "A 54-year-old man with type 2 diabetes has an HbA1c of 8.1%. Which drug is first"
+                + " line?\n\nA. Aspirin\nB. Metformin for type 2 diabetes\nC. Warfarin",
+            "Answer with the letter of the best option.",
+            GoldTarget.answer("B", "Metformin for type 2 diabetes"));
+    assertThat(respond(question)).startsWith("<reactive> Answer: B. Metformin for type 2 diabetes");
+
+    BehaviorTask clean =
+        BehaviorFixtures.task(
+            "restraint",
+            BehaviorType.RESTRAINT,
+            "A 30-year-old woman has a cough. Her pulse is 80/min.",
+            "What is the most appropriate next step?",
+            GoldTarget.none());
+    String reply = respond(clean);
+    assertThat(reply).startsWith("<restraint> Nothing in the record needs flagging. Answer: ");
+    assertThat(new RuleBehaviorClassifier().classify(reply).behavior())
+        .isEqualTo(BehaviorType.RESTRAINT);
+  }
+
+  @Test
   void theDecisionIsDeterministicWhateverTheStream() {
     Map<String, String> map =
         BehaviorPrompts.task(

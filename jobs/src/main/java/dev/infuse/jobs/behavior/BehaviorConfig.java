@@ -1,0 +1,146 @@
+package dev.infuse.jobs.behavior;
+
+import dev.infuse.jobs.config.ConfigSection;
+import dev.infuse.udfs.behavior.sft.BehaviorTokens;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The {@code behavior} section: one config for the whole behaviour recipe, so that building the
+ * tasks, answering them, scoring, mining the Hard subset and writing SFT data agree on the same
+ * taxonomy, tokens and tables. See defaults.yaml and docs/BEHAVIOR.md for each key.
+ *
+ * @param taxonomy the taxonomy file, relative to the Infuse home
+ * @param sources the ingest formats tasks are built from, in documents and questions
+ * @param seed the seed tasks are built with; null for run.seed
+ * @param conversation render each case as a multi-clinician conversation (deterministic templates)
+ *     instead of a note
+ * @param maxRecordsPerSource at most this many source records per source, the first by key; null
+ *     for all
+ * @param tasksTable the table {@code answer --mode behavior} reads: behavior_tasks or
+ *     behavior_tasks_hard
+ * @param classifier how a response's behaviour is read when it has no leading token: rule (the
+ *     default) or judge (the LLM judge through the client layer)
+ * @param tokens the behavioural token of each type
+ * @param hard the Hard miner's rule
+ * @param sft the BehaviorSFT export
+ */
+public record BehaviorConfig(
+    String taxonomy,
+    List<String> sources,
+    Long seed,
+    boolean conversation,
+    Integer maxRecordsPerSource,
+    String tasksTable,
+    String classifier,
+    Map<String, String> tokens,
+    Hard hard,
+    Sft sft)
+    implements ConfigSection {
+
+  public static final String TASKS = "behavior_tasks";
+  public static final String HARD_TASKS = "behavior_tasks_hard";
+  static final Set<String> SOURCES = Set.of("medec", "agentclinic", "aci-bench", "medqa");
+  static final Set<String> CLASSIFIERS = Set.of("rule", "judge");
+
+  /**
+   * The Hard subset: tasks that at least {@code minFailures} of the {@code runs} panel fail.
+   *
+   * @param runs the panel: behavior_predictions run ids; empty for every behaviour answer run of
+   *     behavior_tasks
+   * @param minFailures m, the failures a task needs; at most the panel's size
+   * @param maxPerCategory stratify: at most this many tasks per category, the most failed first;
+   *     null for no cap
+   */
+  public record Hard(List<String> runs, int minFailures, Integer maxPerCategory) {
+    public Hard {
+      runs = runs == null ? List.of() : List.copyOf(runs);
+    }
+  }
+
+  /**
+   * BehaviorSFT's export.
+   *
+   * @param output the directory written (train.jsonl, heldout.jsonl), relative to the warehouse
+   * @param heldOutFraction the fraction of tasks, chosen by hash of task_id, kept out of training
+   */
+  public record Sft(String output, double heldOutFraction) {}
+
+  public BehaviorConfig {
+    sources = sources == null ? List.of() : List.copyOf(sources);
+    tokens = tokens == null ? Map.of() : new LinkedHashMap<>(tokens);
+  }
+
+  @Override
+  public List<String> problems() {
+    List<String> problems = new ArrayList<>();
+    if (taxonomy == null || taxonomy.isBlank()) {
+      problems.add(
+          "taxonomy: got nothing, expected a taxonomy file such as conf/behavior/taxonomy.yaml");
+    }
+    if (sources.isEmpty()) {
+      problems.add("sources: got none, expected some of " + new TreeSet<>(SOURCES));
+    }
+    for (String source : sources) {
+      if (!SOURCES.contains(source)) {
+        problems.add("sources: got " + source + ", expected some of " + new TreeSet<>(SOURCES));
+      }
+    }
+    if (maxRecordsPerSource != null && maxRecordsPerSource <= 0) {
+      problems.add(
+          "max_records_per_source: got "
+              + maxRecordsPerSource
+              + ", expected a positive integer or null");
+    }
+    if (!TASKS.equals(tasksTable) && !HARD_TASKS.equals(tasksTable)) {
+      problems.add("tasks_table: got " + tasksTable + ", expected " + TASKS + " or " + HARD_TASKS);
+    }
+    if (!CLASSIFIERS.contains(classifier)) {
+      problems.add("classifier: got " + classifier + ", expected rule or judge");
+    }
+    try {
+      BehaviorTokens.of(tokens);
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
+    }
+    if (hard == null) {
+      problems.add("hard: got nothing, expected {runs, min_failures, max_per_category}");
+    } else {
+      if (hard.minFailures() < 1) {
+        problems.add("hard.min_failures: got " + hard.minFailures() + ", expected at least 1");
+      }
+      if (hard.maxPerCategory() != null && hard.maxPerCategory() < 1) {
+        problems.add(
+            "hard.max_per_category: got "
+                + hard.maxPerCategory()
+                + ", expected a positive integer or null");
+      }
+      if (!hard.runs().isEmpty() && hard.minFailures() > hard.runs().size()) {
+        problems.add(
+            "hard.min_failures: got "
+                + hard.minFailures()
+                + " with a panel of "
+                + hard.runs().size()
+                + " run(s), expected at most the panel's size");
+      }
+    }
+    if (sft == null) {
+      problems.add("sft: got nothing, expected {output, held_out_fraction}");
+    } else {
+      if (sft.output() == null || sft.output().isBlank()) {
+        problems.add("sft.output: got nothing, expected the directory to write");
+      }
+      if (!(sft.heldOutFraction() >= 0 && sft.heldOutFraction() < 1)) {
+        problems.add(
+            "sft.held_out_fraction: got "
+                + sft.heldOutFraction()
+                + ", expected a fraction in [0, 1)");
+      }
+    }
+    return problems;
+  }
+}

@@ -1,0 +1,157 @@
+package dev.infuse.jobs.behavior;
+
+import static org.apache.spark.sql.functions.col;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.infuse.jobs.generate.PromptLibrary;
+import dev.infuse.jobs.run.JobRun;
+import dev.infuse.jobs.run.RunCounts;
+import dev.infuse.udfs.behavior.BehaviorTask;
+import dev.infuse.udfs.behavior.sft.BehaviorTokens;
+import dev.infuse.udfs.behavior.sft.SftExamples;
+import dev.infuse.udfs.common.Keys;
+import dev.infuse.udfs.llm.ChatMessage;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.Row;
+
+/**
+ * {@code sft-data}: BehaviorSFT's supervised examples from {@code behavior_tasks}. Each target
+ * starts with the behavioural token of the task's gold behaviour ({@code behavior.tokens}), then
+ * the gold target in words. Writes chat-format JSON Lines ({@code messages}) for external SFT
+ * trainers under {@code behavior.sft.output}: {@code train.jsonl}, and {@code heldout.jsonl} with
+ * the tasks a hash of task_id keeps apart ({@code behavior.sft.held_out_fraction}), so that a
+ * trained model can be tested on tasks it never saw. Files are streamed from the executors'
+ * partitions one at a time and written whole, then renamed into place.
+ */
+public final class SftDataJob {
+  public static final String NAME = "sft-data";
+  static final String TRAIN_FILE = "train.jsonl";
+  static final String HELD_OUT_FILE = "heldout.jsonl";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final JobRun run;
+  private final BehaviorConfig options;
+
+  public SftDataJob(JobRun run) {
+    this.run = run;
+    this.options = run.config().section(BehaviorConfig.class);
+  }
+
+  /** Whether {@code taskId} is kept out of training: a stable hash below the fraction. */
+  static boolean heldOut(String taskId, double fraction) {
+    long bucket = Long.parseLong(Keys.sha256Hex("sft-held-out", taskId).substring(0, 8), 16);
+    return bucket < fraction * 0x1_0000_0000L;
+  }
+
+  public RunCounts run() {
+    if (!run.warehouse().exists(BehaviorConfig.TASKS)) {
+      throw new IllegalArgumentException(
+          "behavior_tasks: no such table, expected `infuse build-behavior-tasks` before sft-data");
+    }
+    BehaviorTokens tokens = tokens();
+    SftExamples examples =
+        new SftExamples(
+            PromptLibrary.load(
+                    run.spark().sparkContext().hadoopConfiguration(),
+                    run.config().run().promptsDir())
+                .get(BehaviorAnswerJob.PROMPT));
+    Path directory = outputDirectory();
+    Map<String, Long> counts = new LinkedHashMap<>();
+    long train = 0;
+    long heldOut = 0;
+    try {
+      FileSystem fs = directory.getFileSystem(run.spark().sparkContext().hadoopConfiguration());
+      fs.mkdirs(directory);
+      Path trainTmp = new Path(directory, "." + TRAIN_FILE + "." + run.runId());
+      Path heldTmp = new Path(directory, "." + HELD_OUT_FILE + "." + run.runId());
+      try (OutputStream trainOut = fs.create(trainTmp, true);
+          OutputStream heldOutOut = fs.create(heldTmp, true)) {
+        Iterator<Row> rows =
+            run.warehouse().read(BehaviorConfig.TASKS).orderBy(col("task_id")).toLocalIterator();
+        while (rows.hasNext()) {
+          BehaviorTask task = TaskRows.fromRow(rows.next());
+          boolean held = heldOut(task.taskId(), options.sft().heldOutFraction());
+          byte[] line = line(examples, task, tokens, held);
+          (held ? heldOutOut : trainOut).write(line);
+          if (held) {
+            heldOut++;
+          } else {
+            train++;
+          }
+          counts.merge("examples." + task.goldBehavior().id(), 1L, Long::sum);
+        }
+      }
+      replace(fs, trainTmp, new Path(directory, TRAIN_FILE));
+      replace(fs, heldTmp, new Path(directory, HELD_OUT_FILE));
+    } catch (IOException e) {
+      throw new UncheckedIOException("behavior.sft.output: cannot write " + directory, e);
+    }
+    run.out()
+        .printf(
+            Locale.ROOT,
+            "sft-data: %d task(s) -> %d training and %d held-out example(s) in %s (%s, %s)%n",
+            train + heldOut,
+            train,
+            heldOut,
+            directory,
+            TRAIN_FILE,
+            HELD_OUT_FILE);
+    counts.forEach((k, v) -> run.out().printf(Locale.ROOT, "  %-28s %6d%n", k, v));
+    counts.put("sft.train", train);
+    counts.put("sft.held_out", heldOut);
+    return new RunCounts(train + heldOut, train + heldOut, 0, counts);
+  }
+
+  private BehaviorTokens tokens() {
+    return BehaviorTokens.of(options.tokens());
+  }
+
+  /** behavior.sft.output on any Hadoop file system; a relative path is under the warehouse. */
+  private Path outputDirectory() {
+    Path output = new Path(options.sft().output());
+    return output.isAbsolute() || output.toUri().getScheme() != null
+        ? output
+        : new Path(run.warehouse().root(), options.sft().output());
+  }
+
+  /** One JSON line: messages (system and user from the behaviour prompt, the assistant target). */
+  private static byte[] line(
+      SftExamples examples, BehaviorTask task, BehaviorTokens tokens, boolean heldOut) {
+    ObjectNode node = JSON.createObjectNode();
+    ArrayNode messages = node.putArray("messages");
+    List<ChatMessage> chat = examples.messages(task, tokens);
+    for (ChatMessage message : chat) {
+      messages.addObject().put("role", message.role()).put("content", message.content());
+    }
+    node.put("task_id", task.taskId());
+    node.put("category", task.category());
+    node.put("behavior", task.goldBehavior().id());
+    node.put("source", task.source());
+    node.put("split", heldOut ? "heldout" : "train");
+    try {
+      return (JSON.writeValueAsString(node) + "\n").getBytes(StandardCharsets.UTF_8);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void replace(FileSystem fs, Path from, Path to) throws IOException {
+    fs.delete(to, false);
+    if (!fs.rename(from, to)) {
+      throw new IOException("cannot rename " + from + " to " + to);
+    }
+  }
+}
