@@ -27,42 +27,54 @@ class DemoEndToEndTest {
     CliResult result = DemoWarehouse.firstRun();
     assertThat(result.out())
         .contains(
-            "== 1/33 ingest",
-            "== 2/33 chunk",
-            "== 3/33 embed",
-            "== 4/33 gen-qa",
-            "== 5/33 gen-docs",
-            "== 6/33 build-shards",
+            "== 1/42 ingest",
+            "== 2/42 chunk",
+            "== 3/42 embed",
+            "== 4/42 gen-qa",
+            "== 5/42 gen-docs",
+            "== 6/42 build-shards",
             "mix 20,000 tokens",
-            "== 8/33 build-shards",
-            "== 9/33 train",
-            "== 11/33 train",
-            "== 12/33 ask the largest model",
-            "== 13/33 ingest: GSM8K sample",
-            "== 14/33 discuss: gsm8k questions -> rollouts, 2 agents x 3 turns (llm.backend"
+            "== 8/42 build-shards",
+            "== 9/42 train",
+            "== 11/42 train",
+            "== 12/42 ask the largest model",
+            "== 13/42 ingest: GSM8K sample",
+            "== 14/42 discuss: gsm8k questions -> rollouts, 2 agents x 3 turns (llm.backend"
                 + " extractive, verifier exact)",
-            "== 15/33 reward",
-            "== 16/33 score: the discussion's per-turn metrics",
+            "== 15/42 reward",
+            "== 16/42 score: the discussion's per-turn metrics",
             "turn 2: majority accuracy ",
+            "== 17/42 ingest: medec sample",
+            "blank rows skipped: 2",
+            "== 20/42 ingest: medqa sample",
+            "== 21/42 build-behavior-tasks",
+            "38 task(s) built under infuse-behavior@1",
+            "== 22/42 answer --mode behavior: behavior_tasks -> behavior_predictions (llm.backend"
+                + " extractive)",
+            "== 23/42 score: behaviour macro-F1",
+            "types/macro_f1 ",
+            "medec/medec_error_flag_accuracy ",
+            "== 24/42 mine-hard",
+            "== 25/42 sft-data",
             "model (djl, greedy):",
             "by log-likelihood: acc picks",
             "dense retrieval for it",
-            "== 17/33 index: chunks -> Lucene BM25 shards + dense vectors, rag.recipe default",
-            "== 18/33 retrieve: quality questions -> top-4 chunks (hybrid, auto scope), rag.recipe default",
+            "== 26/42 index: chunks -> Lucene BM25 shards + dense vectors, rag.recipe default",
+            "== 27/42 retrieve: quality questions -> top-4 chunks (hybrid, auto scope), rag.recipe default",
             "62 question(s) searched their own document (oracle document)",
-            "== 19/33 chunk: documents -> chunks (only new or changed documents), rag.recipe entigraph",
-            "== 20/33 index",
-            "== 21/33 retrieve: quality questions -> top-128 chunks (dense, corpus scope), rag.recipe"
+            "== 28/42 chunk: documents -> chunks (only new or changed documents), rag.recipe entigraph",
+            "== 29/42 index",
+            "== 30/42 retrieve: quality questions -> top-128 chunks (dense, corpus scope), rag.recipe"
                 + " entigraph",
             "query template query/entigraph@v1",
             "no reranker (retrieve.rerank is null)",
-            "== 22/33 answer: quality, rag, llm.backend extractive, rag.recipe default",
-            "== 23/33 answer: quality, rag, llm.backend extractive, rag.recipe entigraph",
+            "== 31/42 answer: quality, rag, llm.backend extractive, rag.recipe default",
+            "== 32/42 answer: quality, rag, llm.backend extractive, rag.recipe entigraph",
             "answer.reader few_shot_cot not used: embedding mode reads no chat prompt",
-            "== 29/33 answer: quality, trained_rag, model models/tiny (",
-            "== 30/33 score",
-            "== 31/33 fit-scaling",
-            "== 33/33 report",
+            "== 38/42 answer: quality, trained_rag, model models/tiny (",
+            "== 39/42 score",
+            "== 40/42 fit-scaling",
+            "== 42/42 report",
             "report.html",
             "Evaluation (score run",
             " fit (extractive:extractive-v1, unique synthetic tokens (tokenizer default)): accuracy = ",
@@ -72,6 +84,10 @@ class DemoEndToEndTest {
     Warehouse w = new Warehouse(spark, warehouse);
     assertThat(w.tables())
         .containsExactly(
+            "behavior_predictions",
+            "behavior_scores",
+            "behavior_tasks",
+            "behavior_tasks_hard",
             "chunk_embeddings",
             "chunks",
             "decontamination_hits",
@@ -93,7 +109,16 @@ class DemoEndToEndTest {
             "synthetic_docs",
             "synthetic_qa",
             "train_metrics");
-    assertThat(w.read("documents").count()).isEqualTo(5);
+    assertThat(w.read("documents").filter("corpus = 'quality'").count()).isEqualTo(5);
+    // The behaviour run's cases: 8 MEDEC notes, 4 AgentClinic cases, 2 ACI-BENCH encounters
+    // (dialogue and note each), and 6 MedQA questions; none of them reaches the SMT steps.
+    assertThat(w.read("documents").count()).isEqualTo(5 + 8 + 4 + 4);
+    assertThat(w.read("questions").filter("benchmark = 'medqa'").count()).isEqualTo(6);
+    assertThat(w.read("behavior_tasks").select("type").distinct().count()).isEqualTo(3);
+    assertThat(w.read("behavior_predictions").count()).isEqualTo(w.read("behavior_tasks").count());
+    assertThat(w.read("behavior_scores").filter("subset = 'types' AND metric = 'macro_f1'").count())
+        .isEqualTo(1);
+    assertThat(java.nio.file.Path.of(warehouse, "sft", "behavior", "train.jsonl")).isRegularFile();
     assertThat(w.read("questions").filter("benchmark = 'quality'").count()).isEqualTo(62);
     assertThat(w.read("questions").filter("benchmark = 'gsm8k'").count()).isEqualTo(8);
     // The discussion: 8 problems, 2 agents, 3 turns, each response rewarded once and scored per
@@ -109,7 +134,7 @@ class DemoEndToEndTest {
         .isEqualTo(3);
     assertThat(w.read("chunks").filter("n_tokens > 1024 OR n_tokens < 1").count()).isZero();
     assertThat(w.read("chunks").select("doc_id").distinct().count()).isEqualTo(5);
-    assertThat(w.read("runs").filter("status = 'succeeded'").count()).isEqualTo(32);
+    assertThat(w.read("runs").filter("status = 'succeeded'").count()).isEqualTo(41);
     // Three shard builds of one mixture at three token targets, each in three reconciled formats.
     assertThat(w.read("shard_manifest").select("output").distinct().count()).isEqualTo(3);
     assertThat(w.read("shard_manifest").select("format").distinct().count()).isEqualTo(3);
@@ -214,7 +239,7 @@ class DemoEndToEndTest {
         .isEqualTo(4);
     assertThat(w.read("llm_calls").filter("status <> 'succeeded'").count()).isZero();
 
-    assertThat(w.read("runs").count()).isEqualTo(32);
+    assertThat(w.read("runs").count()).isEqualTo(41);
 
     // The report shows both recipes side by side, with what each one did.
     String html;
@@ -264,7 +289,8 @@ class DemoEndToEndTest {
             "decontamination_hits",
             "train_metrics",
             "retrievals",
-            "rollouts");
+            "rollouts",
+            "behavior_tasks");
     Map<String, Long> versions = new HashMap<>();
     tables.forEach(t -> versions.put(t, w.version(t)));
     long runs = w.read("runs").count();
@@ -281,6 +307,8 @@ class DemoEndToEndTest {
         SparkTestSession.repoRoot().resolve("samples/quality/quality_dev_sample.jsonl").toString();
     String gsm8k =
         SparkTestSession.repoRoot().resolve("samples/gsm8k/gsm8k_train_sample.jsonl").toString();
+    String medec =
+        SparkTestSession.repoRoot().resolve("samples/clinical/medec_ms_sample.csv").toString();
 
     List<String[]> rerun =
         List.of(
@@ -305,7 +333,9 @@ class DemoEndToEndTest {
             new String[] {"index"},
             new String[] {"retrieve", "--benchmark", "quality", "--k", "4"},
             new String[] {"ingest", "--format", "gsm8k", "--input", gsm8k},
-            new String[] {"discuss"});
+            new String[] {"discuss"},
+            new String[] {"ingest", "--format", "medec", "--input", medec},
+            new String[] {"build-behavior-tasks"});
     StringBuilder out = new StringBuilder();
     for (String[] step : rerun) {
       List<String> args = new java.util.ArrayList<>(List.of(step));
