@@ -65,10 +65,14 @@ public record BehaviorConfig(
   /**
    * BehaviorSFT's export.
    *
-   * @param output the directory written (train.jsonl, heldout.jsonl), relative to the warehouse
+   * @param output the directory written (train.jsonl, heldout.jsonl, parquet/), relative to the
+   *     warehouse
    * @param heldOutFraction the fraction of tasks, chosen by hash of task_id, kept out of training
+   * @param tokenizer the tokenizer of the {@code train} job's input ({@code default} or a
+   *     tokenizer.json)
+   * @param sequenceLength the tokens of each training sequence (train.sequence_length must match)
    */
-  public record Sft(String output, double heldOutFraction) {}
+  public record Sft(String output, double heldOutFraction, String tokenizer, int sequenceLength) {}
 
   public BehaviorConfig {
     sources = sources == null ? List.of() : List.copyOf(sources);
@@ -129,10 +133,17 @@ public record BehaviorConfig(
       }
     }
     if (sft == null) {
-      problems.add("sft: got nothing, expected {output, held_out_fraction}");
+      problems.add(
+          "sft: got nothing, expected {output, held_out_fraction, tokenizer, sequence_length}");
     } else {
       if (sft.output() == null || sft.output().isBlank()) {
         problems.add("sft.output: got nothing, expected the directory to write");
+      }
+      if (sft.tokenizer() == null || sft.tokenizer().isBlank()) {
+        problems.add("sft.tokenizer: got nothing, expected default or a tokenizer.json");
+      }
+      if (sft.sequenceLength() < 8) {
+        problems.add("sft.sequence_length: got " + sft.sequenceLength() + ", expected at least 8");
       }
       if (!(sft.heldOutFraction() >= 0 && sft.heldOutFraction() < 1)) {
         problems.add(

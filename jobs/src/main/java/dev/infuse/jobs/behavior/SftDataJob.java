@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.infuse.jobs.generate.PromptLibrary;
+import dev.infuse.jobs.io.TokenizerFiles;
 import dev.infuse.jobs.run.JobRun;
 import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.udfs.behavior.BehaviorTask;
@@ -14,10 +15,14 @@ import dev.infuse.udfs.behavior.sft.BehaviorTokens;
 import dev.infuse.udfs.behavior.sft.SftExamples;
 import dev.infuse.udfs.common.Keys;
 import dev.infuse.udfs.llm.ChatMessage;
+import dev.infuse.udfs.text.TextTokenizer;
+import dev.infuse.udfs.text.TokenizerVocab;
+import dev.infuse.udfs.text.Tokenizers;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +31,9 @@ import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code sft-data}: BehaviorSFT's supervised examples from {@code behavior_tasks}. Each target
@@ -34,12 +42,25 @@ import org.apache.spark.sql.Row;
  * trainers under {@code behavior.sft.output}: {@code train.jsonl}, and {@code heldout.jsonl} with
  * the tasks a hash of task_id keeps apart ({@code behavior.sft.held_out_fraction}), so that a
  * trained model can be tested on tasks it never saw. Files are streamed from the executors'
- * partitions one at a time and written whole, then renamed into place.
+ * partitions one at a time and written whole, then renamed into place. The training examples also
+ * go to {@code parquet/}, tokenized for the DJL {@code train} job with an answer mask on the
+ * target, so that {@code train --loss-on answer} fine-tunes on the responses alone.
  */
 public final class SftDataJob {
   public static final String NAME = "sft-data";
   static final String TRAIN_FILE = "train.jsonl";
   static final String HELD_OUT_FILE = "heldout.jsonl";
+  static final String PARQUET_DIR = "parquet";
+
+  /** The train job's input: one padded sequence per training example. */
+  static final StructType SEQUENCES =
+      new StructType()
+          .add("task_id", DataTypes.StringType, false)
+          .add("behavior", DataTypes.StringType, false)
+          .add("input_ids", DataTypes.createArrayType(DataTypes.IntegerType, false), false)
+          .add("loss_mask", DataTypes.createArrayType(DataTypes.IntegerType, false), false)
+          .add("answer_mask", DataTypes.createArrayType(DataTypes.IntegerType, false), false);
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final JobRun run;
@@ -70,6 +91,14 @@ public final class SftDataJob {
                 .get(BehaviorAnswerJob.PROMPT));
     Path directory = outputDirectory();
     Map<String, Long> counts = new LinkedHashMap<>();
+    byte[] tokenizerJson =
+        TokenizerFiles.read(run.spark(), options.sft().tokenizer(), "behavior.sft.tokenizer");
+    TokenizerVocab vocab = TokenizerVocab.of(tokenizerJson);
+    TextTokenizer tokenizer = Tokenizers.fromBytes(tokenizerJson);
+    SftSequences sequences =
+        new SftSequences(tokenizer, options.sft().sequenceLength(), vocab.eosId(), vocab.padId());
+    List<Row> trainRows = new ArrayList<>();
+    long truncated = 0;
     long train = 0;
     long heldOut = 0;
     try {
@@ -84,7 +113,19 @@ public final class SftDataJob {
         while (rows.hasNext()) {
           BehaviorTask task = TaskRows.fromRow(rows.next());
           boolean held = heldOut(task.taskId(), options.sft().heldOutFraction());
-          byte[] line = line(examples, task, tokens, held);
+          List<ChatMessage> chat = examples.messages(task, tokens);
+          byte[] line = line(chat, task, held);
+          if (!held) {
+            SftSequences.Sequence sequence = sequences.of(chat);
+            truncated += sequence.truncated() ? 1 : 0;
+            trainRows.add(
+                RowFactory.create(
+                    task.taskId(),
+                    task.goldBehavior().id(),
+                    ints(sequence.inputIds()),
+                    ints(sequence.lossMask()),
+                    ints(sequence.answerMask())));
+          }
           (held ? heldOutOut : trainOut).write(line);
           if (held) {
             heldOut++;
@@ -96,6 +137,12 @@ public final class SftDataJob {
       }
       replace(fs, trainTmp, new Path(directory, TRAIN_FILE));
       replace(fs, heldTmp, new Path(directory, HELD_OUT_FILE));
+      run.spark()
+          .createDataFrame(trainRows, SEQUENCES)
+          .coalesce(1)
+          .write()
+          .mode("overwrite")
+          .parquet(new Path(directory, PARQUET_DIR).toString());
     } catch (IOException e) {
       throw new UncheckedIOException("behavior.sft.output: cannot write " + directory, e);
     }
@@ -110,6 +157,19 @@ public final class SftDataJob {
             TRAIN_FILE,
             HELD_OUT_FILE);
     counts.forEach((k, v) -> run.out().printf(Locale.ROOT, "  %-28s %6d%n", k, v));
+    run.out()
+        .printf(
+            Locale.ROOT,
+            "  %s/: %d training sequence(s) of %d tokens (%s), %d cut to fit; train --shards %s"
+                + " --loss-on answer --set train.sequence_length=%d%n",
+            PARQUET_DIR,
+            trainRows.size(),
+            options.sft().sequenceLength(),
+            options.sft().tokenizer(),
+            truncated,
+            new Path(directory, PARQUET_DIR),
+            options.sft().sequenceLength());
+    counts.put("sft.truncated", truncated);
     counts.put("sft.train", train);
     counts.put("sft.held_out", heldOut);
     return new RunCounts(train + heldOut, train + heldOut, 0, counts);
@@ -128,11 +188,17 @@ public final class SftDataJob {
   }
 
   /** One JSON line: messages (system and user from the behaviour prompt, the assistant target). */
-  private static byte[] line(
-      SftExamples examples, BehaviorTask task, BehaviorTokens tokens, boolean heldOut) {
+  private static List<Integer> ints(int[] values) {
+    List<Integer> list = new ArrayList<>(values.length);
+    for (int value : values) {
+      list.add(value);
+    }
+    return list;
+  }
+
+  private static byte[] line(List<ChatMessage> chat, BehaviorTask task, boolean heldOut) {
     ObjectNode node = JSON.createObjectNode();
     ArrayNode messages = node.putArray("messages");
-    List<ChatMessage> chat = examples.messages(task, tokens);
     for (ChatMessage message : chat) {
       messages.addObject().put("role", message.role()).put("content", message.content());
     }

@@ -29,34 +29,11 @@ import org.junit.jupiter.api.Test;
  */
 class BehaviorRecipeTest {
   private static final SparkSession SPARK = SparkTestSession.get();
-  private static final Path SAMPLES = SparkTestSession.repoRoot().resolve("samples/clinical");
   private static String warehouse;
 
   @BeforeAll
   static void ingestTheClinicalSamples() {
-    warehouse = SparkTestSession.tempDir("behavior").toString();
-    Map<String, String> inputs =
-        Map.of(
-            "medec", "medec_ms_sample.csv",
-            "agentclinic", "agentclinic_medqa_sample.jsonl",
-            "aci-bench", "aci_bench_sample.csv",
-            "medqa", "medqa_usmle_sample.jsonl");
-    for (Map.Entry<String, String> input : inputs.entrySet()) {
-      CliResult ingest =
-          SparkTestSession.cli(
-              "ingest",
-              "--warehouse",
-              warehouse,
-              "--format",
-              input.getKey(),
-              "--input",
-              SAMPLES.resolve(input.getValue()).toString());
-      assertThat(ingest.code()).as(ingest.toString()).isZero();
-      if (input.getKey().equals("medec")) {
-        // The sample ends with two all-empty rows, as MEDEC's official test CSV does.
-        assertThat(ingest.out()).contains("blank rows skipped: 2");
-      }
-    }
+    warehouse = ClinicalWarehouse.get();
   }
 
   @Test
