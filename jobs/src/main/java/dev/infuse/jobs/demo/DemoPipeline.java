@@ -43,9 +43,10 @@ import org.apache.spark.sql.SparkSession;
  * The main pipeline on the embedded defaults, with no model server and nothing to download: ingest
  * the QuALITY sample shipped in {@code samples/}, chunk and embed it, generate synthetic data,
  * build training shards at three token counts, train a tiny model on each and query the largest;
- * run a small MAPoRL discussion on a few GSM8K problems, reward and score it; then evaluate the
- * models against RAG, in a report that shows the discussion too. Each job is a normal recorded run,
- * in one Spark session. Later recipes extend this same pipeline.
+ * run a small MAPoRL discussion on a few GSM8K problems, reward and score it; run the behaviour
+ * recipe on shipped clinical samples (tasks, behaviour answers, scores, the Hard subset, SFT data);
+ * then evaluate the models against RAG, in a report that shows the discussion too. Each job is a
+ * normal recorded run, in one Spark session. Later recipes extend this same pipeline.
  */
 public final class DemoPipeline {
   /** Where the demo's full shard build goes, relative to the warehouse. */
