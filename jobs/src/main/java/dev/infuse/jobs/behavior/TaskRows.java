@@ -8,6 +8,7 @@ import dev.infuse.udfs.behavior.Turn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import scala.collection.JavaConverters;
@@ -53,7 +54,7 @@ final class TaskRows {
         task.query(),
         task.goldBehavior().id(),
         task.goldTarget().toJson(),
-        SparkRows.map(task.construction()),
+        SparkRows.map(new TreeMap<>(task.construction())), // sorted: the same JSON in every JVM
         task.perturbationId(),
         task.perturbationVersion(),
         task.seed(),

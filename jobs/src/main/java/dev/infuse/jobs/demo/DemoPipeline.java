@@ -204,7 +204,11 @@ public final class DemoPipeline {
         "ingest: QuALITY sample -> documents, questions",
         IngestJob.NAME,
         run -> new IngestJob(run).run());
-    steps.run("chunk: documents -> chunks", ChunkJob.NAME, run -> new ChunkJob(run).run());
+    ingestOtherSamples(steps);
+    steps.run(
+        "chunk: documents -> chunks (the QuALITY corpus)",
+        ChunkJob.NAME,
+        run -> new ChunkJob(run).run());
     steps.run(
         "embed: chunks -> chunk_embeddings (all-MiniLM-L6-v2, ONNX Runtime through DJL)",
         EmbedJob.NAME,
@@ -272,11 +276,11 @@ public final class DemoPipeline {
   }
 
   /**
-   * MAPoRL's discussion on the GSM8K sample: its agents (the model-free default unless the user's
-   * config names endpoints) answer alone, then see each other's answers for two more turns; the
-   * rollouts are rewarded and scored per turn. Returns the score run.
+   * Every input the later recipes read, ingested up front: a step rerun later then sees the same
+   * tables it saw the first time (a shard build decontaminates against all questions, so questions
+   * ingested after it would make its rerun a different build).
    */
-  private String discuss(RecordedSteps steps) {
+  private void ingestOtherSamples(RecordedSteps steps) {
     steps.run(
         "ingest: GSM8K sample -> questions (the discussion's problems)",
         IngestJob.NAME,
@@ -285,6 +289,27 @@ public final class DemoPipeline {
             loader
                 .set("ingest.format=gsm8k")
                 .setString("ingest.input", discussionInput.toString()));
+    for (String source : BEHAVIOR_SOURCES) {
+      Path input = behaviorInputs.get(source);
+      steps.run(
+          "ingest: "
+              + source
+              + " sample -> "
+              + (source.equals("medqa") ? "questions" : "documents")
+              + " (the behaviour tasks' cases)",
+          IngestJob.NAME,
+          run -> new IngestJob(run).run(),
+          loader ->
+              loader.set("ingest.format=" + source).setString("ingest.input", input.toString()));
+    }
+  }
+
+  /**
+   * MAPoRL's discussion on the GSM8K sample (ingested up front): its agents (the model-free default
+   * unless the user's config names endpoints) answer alone, then see each other's answers for two
+   * more turns; the rollouts are rewarded and scored per turn. Returns the score run.
+   */
+  private String discuss(RecordedSteps steps) {
     DiscussConfig discuss = config.section(DiscussConfig.class);
     LlmBackend backend = config.section(LlmConfig.class).client().backend();
     steps.run(
@@ -319,25 +344,12 @@ public final class DemoPipeline {
   }
 
   /**
-   * The behaviour recipe on the clinical samples: ingest each source, build the behaviour tasks,
+   * The behaviour recipe on the clinical samples (ingested up front): build the behaviour tasks,
    * answer them as a clinical assistant (the model-free checker unless the user's config names a
    * model), score macro-F1 and MEDEC's metrics, mine the Hard subset (a panel of this one run, so
    * any failed task is Hard) and write BehaviorSFT data.
    */
   private void behave(RecordedSteps steps) {
-    for (String source : BEHAVIOR_SOURCES) {
-      Path input = behaviorInputs.get(source);
-      steps.run(
-          "ingest: "
-              + source
-              + " sample -> "
-              + (source.equals("medqa") ? "questions" : "documents")
-              + " (the behaviour tasks' cases)",
-          IngestJob.NAME,
-          run -> new IngestJob(run).run(),
-          loader ->
-              loader.set("ingest.format=" + source).setString("ingest.input", input.toString()));
-    }
     steps.run(
         "build-behavior-tasks: clinical cases -> behavior_tasks (reactive, proactive, restraint;"
             + " conf/behavior/taxonomy.yaml)",

@@ -77,7 +77,7 @@ final class TrainedModelProbe {
     Row question =
         warehouse
             .read("questions")
-            .filter(col("options").isNotNull())
+            .filter(col("options").isNotNull().and(col("benchmark").equalTo("quality")))
             .orderBy("question_id")
             .head();
     CausalLm model =
