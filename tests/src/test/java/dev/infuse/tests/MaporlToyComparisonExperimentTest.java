@@ -36,15 +36,23 @@ import org.junit.jupiter.api.Test;
  * <p>The setup is fixed before any result is seen: 36 sums a + b (a, b in 1..6) as documents in the
  * plain chat format the djl backend renders (MAPoRL's turn-0 GSM8K prompt, then the answer), so
  * that the policies start out following the answer format, as the reference's instruct models do;
- * two 1-layer policies trained by {@code train} for 80 steps with seeds 1 and 2; RL on the first 12
- * questions by id, 2 agents x 3 turns, 5 iterations (row k shows the policies after k - 1 updates),
- * the exact verifier, the reference's reward and PPO settings except a learning rate of 1e-3 for
- * models this small.
+ * two 1-layer policies trained by {@code train} for {@value #SFT_STEPS} steps with seeds 1 and 2; RL
+ * on the first 12 questions by id, 2 agents x 3 turns, 5 iterations (row k shows the policies after
+ * k - 1 updates), the exact verifier, the reference's reward and PPO settings except a learning rate
+ * of 1e-3 for models this small, and {@value #MAX_TOKENS} new tokens per answer.
+ *
+ * <p>The first run of this experiment trained 80 steps and allowed 12 new tokens: every answer was
+ * invalid and every reward 0, so RL had no signal and the two arms could not differ. The answer
+ * alone is 13 to 14 tokens of the default (MiniLM WordPiece) tokenizer ({@code 3 + 4 = 7 . answer :
+ * \ boxed { 7 }}), so 12 could never hold one, and 80 steps left the policies emitting word salad.
+ * Both were changed for that reason alone, before any RL result existed to compare.
  */
 @Tag("experiment")
 class MaporlToyComparisonExperimentTest {
   private static final SparkSession SPARK = SparkTestSession.get();
   private static final int ITERATIONS = 5;
+  private static final int SFT_STEPS = 600;
+  private static final int MAX_TOKENS = 20;
 
   @Test
   void coTrainingBothAgentsAgainstUpdatingOneAlone() throws Exception {
@@ -65,7 +73,7 @@ class MaporlToyComparisonExperimentTest {
               "--model-dir",
               dir.toString(),
               "--steps",
-              "80",
+              Integer.toString(SFT_STEPS),
               "--set",
               "run.seed=" + (agent.equals("a") ? 1 : 2),
               "--set",
@@ -101,7 +109,11 @@ class MaporlToyComparisonExperimentTest {
                   "--policies",
                   String.join(",", policies),
                   "--set",
-                  "discuss.agents=[{id: a, max_tokens: 12}, {id: b, max_tokens: 12}]",
+                  "discuss.agents=[{id: a, max_tokens: "
+                      + MAX_TOKENS
+                      + "}, {id: b, max_tokens: "
+                      + MAX_TOKENS
+                      + "}]",
                   "--set",
                   "discuss.max_questions=12",
                   "--set",
