@@ -1,6 +1,8 @@
 package dev.infuse.udfs.maporl;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,10 +28,15 @@ import java.util.regex.Pattern;
  * </ul>
  *
  * <p>Unlike the reference, a response without a box is {@link ExtractedAnswer#NO_BOXED} (the
- * reference reads the whole response instead).
+ * reference reads the whole response instead). And a box written with spaces inside its marker,
+ * {@code \ boxed { 9 }}, is read as {@code \boxed{9}}: a WordPiece tokenizer (the default one
+ * Infuse's {@code train} job gives its policies) decodes {@code \boxed{9}} that way, so without
+ * this an Infuse-trained policy could never be read as right.
  */
 public final class BoxedAnswers {
-  private static final String BOX = "\\boxed{";
+  /** The box's opening, spaces allowed inside it (a WordPiece decoder writes "\ boxed {"). */
+  private static final Pattern BOX = Pattern.compile("\\\\\\s*boxed\\s*\\{");
+
   private static final Pattern NOT_NUMERIC = Pattern.compile("[^0-9.\\-]");
   private static final Pattern NOT_LETTER = Pattern.compile("[^a-zA-Z]");
   private static final String[] LABELS = {"entailment", "neutral", "contradiction"};
@@ -85,14 +92,15 @@ public final class BoxedAnswers {
    * box left open at the end (a response cut off mid-answer) does not count.
    */
   public static String lastBoxed(String text) {
-    int from = text.length();
-    while (from >= 0) {
-      int start = text.lastIndexOf(BOX, from);
-      if (start < 0) {
-        return null;
-      }
+    List<int[]> openings = new ArrayList<>();
+    Matcher box = BOX.matcher(text);
+    while (box.find()) {
+      openings.add(new int[] {box.start(), box.end()});
+    }
+    for (int k = openings.size() - 1; k >= 0; k--) {
+      int contentStart = openings.get(k)[1];
       int depth = 1;
-      int i = start + BOX.length();
+      int i = contentStart;
       for (; i < text.length() && depth > 0; i++) {
         char c = text.charAt(i);
         if (c == '{') {
@@ -102,9 +110,8 @@ public final class BoxedAnswers {
         }
       }
       if (depth == 0) {
-        return text.substring(start + BOX.length(), i - 1).strip();
+        return text.substring(contentStart, i - 1).strip();
       }
-      from = start - 1;
     }
     return null;
   }

@@ -41,6 +41,15 @@ class BoxedAnswersTest {
   }
 
   @Test
+  void aBoxAsAWordPieceDecoderWritesItIsReadToo() {
+    // MiniLM's WordPiece decode of "Answer: \boxed{9}", as an Infuse-trained policy writes it.
+    assertThat(gsm("1 + 4 = 9. answer : \\ boxed { 9 }")).isEqualTo(ExtractedAnswer.ok("9"));
+    assertThat(gsm("\\ boxed { 5 } then \\boxed{6}")).isEqualTo(ExtractedAnswer.ok("6"));
+    // A backslash and the word alone, without the brace, is still no box.
+    assertThat(gsm("\\ boxed 9")).isEqualTo(ExtractedAnswer.invalid(ExtractedAnswer.NO_BOXED));
+  }
+
+  @Test
   void anliReadsALabelByContainmentInTheReferencesOrder() {
     assertThat(BoxedAnswers.extract("so \\boxed{Neutral.}", QuestionKind.ANLI, 0))
         .isEqualTo(ExtractedAnswer.ok("neutral"));
