@@ -36,10 +36,10 @@ import org.junit.jupiter.api.Test;
  * <p>The setup is fixed before any result is seen: 36 sums a + b (a, b in 1..6) as documents in the
  * plain chat format the djl backend renders (MAPoRL's turn-0 GSM8K prompt, then the answer), so
  * that the policies start out following the answer format, as the reference's instruct models do;
- * two 1-layer policies trained by {@code train} for {@value #SFT_STEPS} steps with seeds 1 and 2; RL
- * on the first 12 questions by id, 2 agents x 3 turns, 5 iterations (row k shows the policies after
- * k - 1 updates), the exact verifier, the reference's reward and PPO settings except a learning rate
- * of 1e-3 for models this small, and {@value #MAX_TOKENS} new tokens per answer.
+ * two 1-layer policies trained by {@code train} for {@value #SFT_STEPS} steps with seeds 1 and 2;
+ * RL on the first 12 questions by id, 2 agents x 3 turns, 5 iterations (row k shows the policies
+ * after k - 1 updates), the exact verifier, the reference's reward and PPO settings except a
+ * learning rate of 1e-3 for models this small, and {@value #MAX_TOKENS} new tokens per answer.
  *
  * <p>The first run of this experiment trained 80 steps and allowed 12 new tokens: every answer was
  * invalid and every reward 0, so RL had no signal and the two arms could not differ. The answer

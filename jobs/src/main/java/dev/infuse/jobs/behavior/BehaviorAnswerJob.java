@@ -1,7 +1,11 @@
 package dev.infuse.jobs.behavior;
 
+import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.concat;
 import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.udf;
+import static org.apache.spark.sql.functions.when;
 
 import dev.infuse.jobs.config.ConfigJson;
 import dev.infuse.jobs.contract.Contract;
@@ -19,6 +23,8 @@ import dev.infuse.udfs.behavior.score.BehaviorPrompts;
 import dev.infuse.udfs.behavior.score.Classification;
 import dev.infuse.udfs.behavior.score.JudgeBehaviorClassifier;
 import dev.infuse.udfs.generate.GenerationTask;
+import dev.infuse.udfs.llm.LlmBackend;
+import dev.infuse.udfs.llm.LlmSettings;
 import dev.infuse.udfs.prompt.PromptTemplate;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
@@ -29,6 +35,8 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.expressions.UserDefinedFunction;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
@@ -63,12 +71,20 @@ public final class BehaviorAnswerJob {
               + (table.equals(BehaviorConfig.HARD_TASKS) ? " and `infuse mine-hard`" : "")
               + " first");
     }
+    LlmConfig llm = run.config().section(LlmConfig.class);
+    boolean judging = "judge".equals(options.classifier());
+    if (judging && options.judge().client(llm).backend() == LlmBackend.EXTRACTIVE) {
+      // The extractive backend has no judge; failing here beats answering every task first.
+      throw new IllegalArgumentException(
+          "behavior.classifier: got judge with the extractive backend as judge, expected"
+              + " behavior.judge.backend and behavior.judge.model naming a model (or llm.backend"
+              + " one), or behavior.classifier=rule");
+    }
     PromptLibrary prompts =
         PromptLibrary.load(
             run.spark().sparkContext().hadoopConfiguration(), run.config().run().promptsDir());
     PromptTemplate template = prompts.get(PROMPT);
     String promptVersion = template.id() + "@" + template.version();
-    LlmConfig llm = run.config().section(LlmConfig.class);
     RequestBuilder builder = new RequestBuilder(run.config(), template);
     Dataset<Row> tasks = run.warehouse().read(table);
     Dataset<Row> requests =
@@ -84,9 +100,13 @@ public final class BehaviorAnswerJob {
           responses.filter(col("status").isNull().or(col("status").notEqual("succeeded")));
       String judgeName = null;
       Dataset<Row> withJudge = ok.withColumn("judged", lit(null).cast("string"));
-      if ("judge".equals(options.classifier())) {
-        Judged judged = judge(ok, prompts.get(JUDGE_PROMPT));
-        withJudge = judged.rows();
+      Dataset<Row> judgeFailed = null;
+      if (judging) {
+        Judged judged = judge(ok, prompts.get(JUDGE_PROMPT), llm);
+        // A response whose judge call failed is not read by the rule instead: that would record
+        // the rule's reading under a judge run. It goes to quarantine, and a rerun judges it.
+        withJudge = judged.rows().filter(col("judge_status").equalTo("succeeded"));
+        judgeFailed = judged.rows().filter(col("judge_status").notEqual("succeeded"));
         judgeName = judged.name();
         outcome = outcome.plus(judged.outcome());
       }
@@ -109,7 +129,8 @@ public final class BehaviorAnswerJob {
                   BehaviorReading.OUTPUT);
       Contract contract = Contracts.load("behavior_predictions");
       Dataset<Row> rows =
-          ok.join(read, "task_id")
+          withJudge
+              .join(read, "task_id")
               .select(
                   lit(run.runId()).as("run_id"),
                   col("task_id"),
@@ -130,23 +151,50 @@ public final class BehaviorAnswerJob {
       try {
         long read_ = requests.count();
         long written = rows.count();
-        long quarantined = failed.count();
-        WriteResult write = run.warehouse().upsert(contract, rows);
-        run.quarantine(
+        Dataset<Row> deadLetters =
             Quarantine.deadLetters(
                 failed,
                 lit(table),
                 col("task_id"),
                 col("call_key"),
-                org.apache.spark.sql.functions.concat(
+                concat(
                     lit("task "),
                     col("task_id"),
                     lit(": the LLM call failed ("),
-                    org.apache.spark.sql.functions.coalesce(col("error"), lit("no response")),
-                    lit("); a rerun calls it again"))),
-            quarantined);
+                    coalesce(col("error"), lit("no response")),
+                    lit("); a rerun calls it again")));
+        if (judgeFailed != null) {
+          deadLetters =
+              deadLetters.unionByName(
+                  Quarantine.deadLetters(
+                      judgeFailed,
+                      lit(table),
+                      col("task_id"),
+                      col("judge_call_key"),
+                      concat(
+                          lit("task "),
+                          col("task_id"),
+                          lit(": the judge's call failed ("),
+                          coalesce(col("judge_error"), lit("no response")),
+                          lit("); a rerun judges it again (the answer is cached)"))));
+        }
+        long quarantined = failed.count() + (judgeFailed == null ? 0 : judgeFailed.count());
+        WriteResult write = run.warehouse().upsert(contract, rows);
+        run.quarantine(deadLetters, quarantined);
         printSummary(rows, read_, written, quarantined, outcome, promptVersion);
         Map<String, Long> details = new LinkedHashMap<>(LlmCallRunner.details(outcome));
+        if (judging) {
+          long unreadable = rows.filter(col("classified_by").startsWith("rule")).count();
+          details.put("judge.unreadable", unreadable);
+          if (unreadable > 0) {
+            run.out()
+                .printf(
+                    Locale.ROOT,
+                    "  judge: %d repl(ies) named no behaviour; those responses were read by the"
+                        + " rule classifier (classified_by says which)%n",
+                    unreadable);
+          }
+        }
         details.put("behavior_predictions.inserted", write.inserted());
         details.put("behavior_predictions.updated", write.updated());
         return new RunCounts(read_, written, quarantined, details);
@@ -205,39 +253,43 @@ public final class BehaviorAnswerJob {
    * call cache. A response that starts with a behavioural token is read from the token anyway;
    * judging every response keeps the judge's requests independent of the token set.
    */
-  private Judged judge(Dataset<Row> ok, PromptTemplate judgeTemplate) {
-    RequestBuilder judge = new RequestBuilder(run.config(), judgeTemplate);
+  private Judged judge(Dataset<Row> ok, PromptTemplate judgeTemplate, LlmConfig llm) {
+    LlmSettings client = options.judge().client(llm);
+    // Greedy, whatever llm.temperature says: a verdict is a reading, not a sample.
+    RequestBuilder judge =
+        new RequestBuilder(
+            client,
+            options.judge().maxTokens(),
+            0.0,
+            1.0,
+            run.config().run().seed(),
+            judgeTemplate);
     Dataset<Row> requests =
         ok.select("task_id", "context_text", "response_text")
             .map(new BuildJudgeRequest(judge), Encoders.row(BuildJudgeRequest.OUTPUT))
             .persist(StorageLevel.MEMORY_AND_DISK());
-    LlmCallRunner runner = new LlmCallRunner(run);
+    LlmCallRunner runner = new LlmCallRunner(run, llm.withClient(client));
     LlmCallRunner.Outcome outcome = runner.call(requests);
+    UserDefinedFunction verdict =
+        udf((UDF1<String, String>) BehaviorAnswerJob::judgedBehavior, DataTypes.StringType);
     Dataset<Row> verdicts =
         runner
             .responses(requests)
             .select(
                 col("task_id").as("judged_task"),
-                org.apache
-                    .spark
-                    .sql
-                    .functions
-                    .when(
-                        col("status").equalTo("succeeded"),
-                        org.apache
-                            .spark
-                            .sql
-                            .functions
-                            .udf(
-                                (org.apache.spark.sql.api.java.UDF1<String, String>)
-                                    BehaviorAnswerJob::judgedBehavior,
-                                DataTypes.StringType)
-                            .apply(col("response_text")))
+                col("call_key").as("judge_call_key"),
+                coalesce(col("status"), lit("not called")).as("judge_status"),
+                col("error").as("judge_error"),
+                when(col("status").equalTo("succeeded"), verdict.apply(col("response_text")))
                     .as("judged"));
     Dataset<Row> rows =
         ok.join(verdicts, ok.col("task_id").equalTo(verdicts.col("judged_task")), "left")
-            .drop("judged_task");
-    return new Judged(rows, judgeTemplate.id() + "@" + judgeTemplate.version(), outcome);
+            .drop("judged_task")
+            .withColumn("judge_status", coalesce(col("judge_status"), lit("not called")));
+    return new Judged(
+        rows,
+        judgeTemplate.id() + "@" + judgeTemplate.version() + " (" + client.model() + ")",
+        outcome);
   }
 
   /** The behaviour the judge's reply names, or null when it names none. */

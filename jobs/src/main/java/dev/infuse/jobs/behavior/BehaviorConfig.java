@@ -1,7 +1,10 @@
 package dev.infuse.jobs.behavior;
 
 import dev.infuse.jobs.config.ConfigSection;
+import dev.infuse.jobs.llm.LlmConfig;
 import dev.infuse.udfs.behavior.sft.BehaviorTokens;
+import dev.infuse.udfs.llm.LlmBackend;
+import dev.infuse.udfs.llm.LlmSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,6 +40,7 @@ public record BehaviorConfig(
     Integer maxRecordsPerSource,
     String tasksTable,
     String classifier,
+    Judge judge,
     Map<String, String> tokens,
     Hard hard,
     Sft sft)
@@ -46,6 +50,35 @@ public record BehaviorConfig(
   public static final String HARD_TASKS = "behavior_tasks_hard";
   static final Set<String> SOURCES = Set.of("medec", "agentclinic", "aci-bench", "medqa");
   static final Set<String> CLASSIFIERS = Set.of("rule", "judge");
+
+  /**
+   * The LLM judge that reads a response's behaviour (classifier judge): often a stronger model than
+   * the one answering, so it has its own endpoint. Null fields inherit the {@code llm} section's
+   * backend, base_url, model and api_key_env. It decodes greedily, so a rerun asks the same
+   * question and hits the cache.
+   *
+   * @param maxTokens the judge's completion budget: a sentence of reason and the verdict line
+   */
+  public record Judge(
+      LlmBackend backend, String baseUrl, String model, String apiKeyEnv, int maxTokens) {
+
+    /** The judge's client: the {@code llm} section's, with the judge's endpoint and model. */
+    public LlmSettings client(LlmConfig llm) {
+      LlmSettings base = llm.client();
+      return new LlmSettings(
+          backend == null ? base.backend() : backend,
+          baseUrl == null ? base.baseUrl() : baseUrl,
+          model == null ? base.model() : model,
+          apiKeyEnv == null ? base.apiKeyEnv() : apiKeyEnv,
+          base.maxConcurrency(),
+          base.requestTimeoutSeconds(),
+          base.rowTimeoutSeconds(),
+          base.maxAttempts(),
+          base.initialBackoffMillis(),
+          base.maxBackoffMillis(),
+          base.device());
+    }
+  }
 
   /**
    * The Hard subset: tasks that at least {@code minFailures} of the {@code runs} panel fail.
@@ -105,6 +138,15 @@ public record BehaviorConfig(
     }
     if (!CLASSIFIERS.contains(classifier)) {
       problems.add("classifier: got " + classifier + ", expected rule or judge");
+    }
+    if (judge == null) {
+      problems.add(
+          "judge: got nothing, expected {backend, base_url, model, api_key_env, max_tokens}");
+    } else if (judge.maxTokens() < 8) {
+      problems.add(
+          "judge.max_tokens: got "
+              + judge.maxTokens()
+              + ", expected at least 8 (a short reason and the Behavior: line)");
     }
     try {
       BehaviorTokens.of(tokens);

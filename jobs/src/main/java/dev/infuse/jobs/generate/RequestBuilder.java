@@ -8,6 +8,7 @@ import dev.infuse.udfs.common.Keys;
 import dev.infuse.udfs.llm.ChatMessage;
 import dev.infuse.udfs.llm.ChatRequest;
 import dev.infuse.udfs.llm.GenerationParams;
+import dev.infuse.udfs.llm.LlmSettings;
 import dev.infuse.udfs.llm.RequestKeys;
 import dev.infuse.udfs.prompt.PromptTemplate;
 import java.io.Serializable;
@@ -34,14 +35,34 @@ public final class RequestBuilder implements Serializable {
   private final String templateJson;
   private transient PromptTemplate template;
 
+  /** Requests to the {@code llm} section's model with its decoding settings. */
   public RequestBuilder(InfuseConfig config, PromptTemplate template) {
-    LlmConfig llm = config.section(LlmConfig.class);
-    this.backend = llm.client().backend().id();
-    this.model = llm.client().model();
-    this.maxTokens = llm.maxTokens();
-    this.temperature = llm.temperature();
-    this.topP = llm.topP();
-    this.runSeed = config.run().seed();
+    this(
+        config.section(LlmConfig.class).client(),
+        config.section(LlmConfig.class).maxTokens(),
+        config.section(LlmConfig.class).temperature(),
+        config.section(LlmConfig.class).topP(),
+        config.run().seed(),
+        template);
+  }
+
+  /**
+   * Requests to another client, or with other decoding, than the {@code llm} section's: a judge
+   * asks its own model, greedily.
+   */
+  public RequestBuilder(
+      LlmSettings client,
+      int maxTokens,
+      double temperature,
+      double topP,
+      long runSeed,
+      PromptTemplate template) {
+    this.backend = client.backend().id();
+    this.model = client.model();
+    this.maxTokens = maxTokens;
+    this.temperature = temperature;
+    this.topP = topP;
+    this.runSeed = runSeed;
     this.templateJson = PromptLibrary.toJson(template);
   }
 

@@ -14,14 +14,21 @@ import java.util.List;
  *     empty for the latest one, {@code [all]} for every row of the tables
  * @param retrieveRuns the retrieve runs whose recall@k is reported; empty for the latest run of
  *     each benchmark and retriever, {@code [all]} for every row
+ * @param behaviorRuns the behaviour answer runs (behavior_scores.run_id) whose metrics are
+ *     reported; empty for every run that score has scored
  */
 public record ReportConfig(
-    String output, String title, List<String> scoreRuns, List<String> retrieveRuns)
+    String output,
+    String title,
+    List<String> scoreRuns,
+    List<String> retrieveRuns,
+    List<String> behaviorRuns)
     implements ConfigSection {
   /** A null list (score_runs: null) means the default, like an empty one. */
   public ReportConfig {
     scoreRuns = scoreRuns == null ? List.of() : scoreRuns;
     retrieveRuns = retrieveRuns == null ? List.of() : retrieveRuns;
+    behaviorRuns = behaviorRuns == null ? List.of() : behaviorRuns;
   }
 
   @Override
@@ -46,6 +53,12 @@ public record ReportConfig(
         problems.add(
             "retrieve_runs: got an empty id, expected retrieve run ids, or [all], or [] for the"
                 + " latest");
+      }
+    }
+    for (String id : behaviorRuns) {
+      if (id == null || id.isBlank()) {
+        problems.add(
+            "behavior_runs: got an empty id, expected behaviour answer run ids, or [] for all");
       }
     }
     return problems;

@@ -37,7 +37,8 @@ public record ReportData(
     List<String> runsNotFound,
     List<RagRecipes.Recipe> ragRecipes,
     Map<String, String> notes,
-    List<DiscussionTurn> discussions) {
+    List<DiscussionTurn> discussions,
+    List<BehaviorRuns.Run> behavior) {
 
   public static final String ALL = "all";
 
@@ -58,7 +59,33 @@ public record ReportData(
           "majority_improved",
           "majority_declined");
 
-  /** A report without discussions. */
+  /** A report without behaviour runs. */
+  public ReportData(
+      List<String> scoreRuns,
+      List<Score> scores,
+      List<Comparison> comparisons,
+      List<ScalingFit> fits,
+      List<Recall> recall,
+      List<RunInfo> runs,
+      List<String> runsNotFound,
+      List<RagRecipes.Recipe> ragRecipes,
+      Map<String, String> notes,
+      List<DiscussionTurn> discussions) {
+    this(
+        scoreRuns,
+        scores,
+        comparisons,
+        fits,
+        recall,
+        runs,
+        runsNotFound,
+        ragRecipes,
+        notes,
+        discussions,
+        List.of());
+  }
+
+  /** A report without discussions or behaviour runs. */
   public ReportData(
       List<String> scoreRuns,
       List<Score> scores,
@@ -79,6 +106,7 @@ public record ReportData(
         runsNotFound,
         ragRecipes,
         notes,
+        List.of(),
         List.of());
   }
 
@@ -400,7 +428,8 @@ public record ReportData(
         + fits.size()
         + recall.size()
         + runs.size()
-        + discussions.size();
+        + discussions.size()
+        + behavior.size();
   }
 
   /** Reads what {@code config} selects from {@code warehouse}. */
@@ -464,6 +493,8 @@ public record ReportData(
     fits.forEach(f -> f.points().forEach(p -> involved.add(p.runId())));
     recall.forEach(r -> involved.add(r.runId()));
     discussions.forEach(d -> involved.add(d.discussRunId()));
+    List<BehaviorRuns.Run> behavior = BehaviorRuns.load(warehouse, config.behaviorRuns(), notes);
+    behavior.forEach(b -> involved.add(b.runId()));
     involved.remove(null);
     List<RunInfo> runs = new ArrayList<>();
     if (runsTable != null && !involved.isEmpty()) {
@@ -544,7 +575,8 @@ public record ReportData(
         notFound,
         recipes.recipes(),
         notes,
-        discussions);
+        discussions,
+        behavior);
   }
 
   /** The discussions in report order, one entry per (score run, discussion). */

@@ -133,6 +133,23 @@ public final class ReportHtml {
     }
     h.append("</section>\n");
 
+    h.append("<section id=\"behavior\">\n<h2>Clinical behaviour</h2>\n");
+    if (data.behavior().isEmpty()) {
+      h.append("<p class=\"note\">No behaviour runs to show.</p>\n");
+    } else {
+      h.append(
+          "<p>Each behaviour answer run: macro-F1 of the behaviour it chose (reactive, proactive,"
+              + " restraint) over types and over categories, the share of restraint tasks it"
+              + " flagged (over-proactivity) and of proactive tasks it left silent"
+              + " (under-proactivity), whether its correct flags named what was injected, MEDEC's"
+              + " own metrics on MEDEC-derived tasks, and the same macro-F1s on the Hard subset"
+              + " that mine-hard drew from the panel.</p>\n");
+      behaviorPanel(h, BehaviorRuns.panelMeans(data.behavior()));
+      behaviorTable(h, data.behavior());
+      behaviorCategoryTable(h, data.behavior());
+    }
+    h.append("</section>\n");
+
     h.append("<section id=\"rag-recipes\">\n<h2>RAG recipes</h2>\n");
     if (data.ragRecipes().isEmpty()) {
       h.append("<p class=\"note\">No rag setting in these scores.</p>\n");
@@ -358,6 +375,63 @@ public final class ReportHtml {
         nums(h, number(t.agentAccuracy().get(agent)));
       }
       cells(h, t.discussRunId(), t.scoreRunId());
+      h.append("</tr>\n");
+    }
+    h.append("</tbody></table>\n");
+  }
+
+  private static void behaviorPanel(StringBuilder h, List<BehaviorRuns.PanelMean> means) {
+    if (means.isEmpty()) {
+      return;
+    }
+    h.append("<ul id=\"behavior-panel\">\n");
+    for (BehaviorRuns.PanelMean mean : means) {
+      h.append("<li>panel mean ")
+          .append(html(BehaviorRuns.SHOWN.get(mean.key())))
+          .append(": <span class=\"num\">")
+          .append(number(mean.mean()))
+          .append("</span> over ")
+          .append(mean.runs())
+          .append(" run(s)</li>\n");
+    }
+    h.append("</ul>\n");
+  }
+
+  private static void behaviorTable(StringBuilder h, List<BehaviorRuns.Run> runs) {
+    h.append("<table id=\"behavior-table\">\n<thead><tr><th>run</th><th>model</th><th>tasks</th>");
+    BehaviorRuns.SHOWN
+        .values()
+        .forEach(name -> h.append("<th>").append(html(name)).append("</th>"));
+    h.append("<th>Hard tasks</th><th>classified by</th></tr></thead>\n<tbody>\n");
+    for (BehaviorRuns.Run r : runs) {
+      h.append("<tr data-run-id=\"").append(html(r.runId())).append("\">");
+      cells(h, r.runId(), r.model());
+      nums(h, String.valueOf(r.tasks()));
+      for (String key : BehaviorRuns.SHOWN.keySet()) {
+        nums(h, number(r.metric(key)));
+      }
+      nums(h, r.hardTasks() == 0 ? ReportFormat.NONE : String.valueOf(r.hardTasks()));
+      cells(h, r.classifiedBy());
+      h.append("</tr>\n");
+    }
+    h.append("</tbody></table>\n");
+  }
+
+  private static void behaviorCategoryTable(StringBuilder h, List<BehaviorRuns.Run> runs) {
+    java.util.Set<String> categories = new java.util.TreeSet<>();
+    runs.forEach(r -> categories.addAll(r.categoryF1().keySet()));
+    if (categories.isEmpty()) {
+      return;
+    }
+    h.append("<table id=\"behavior-categories-table\">\n<thead><tr><th>run</th>");
+    categories.forEach(c -> h.append("<th>").append(html(c)).append(" F1</th>"));
+    h.append("</tr></thead>\n<tbody>\n");
+    for (BehaviorRuns.Run r : runs) {
+      h.append("<tr>");
+      cells(h, r.runId());
+      for (String category : categories) {
+        nums(h, number(r.categoryF1().get(category)));
+      }
       h.append("</tr>\n");
     }
     h.append("</tbody></table>\n");

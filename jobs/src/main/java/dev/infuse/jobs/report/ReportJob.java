@@ -54,19 +54,21 @@ public final class ReportJob {
     details.put("scaling_fits", (long) data.fits().size());
     details.put("retrieval_recall", (long) data.recall().size());
     details.put("discussion_turns", (long) data.discussions().size());
+    details.put("behavior_runs", (long) data.behavior().size());
     details.put("runs", (long) data.runs().size());
     details.put("charts", (long) charts.size());
     var out = run.out();
     out.printf(
         Locale.ROOT,
         "report: %d score(s), %d comparison(s), %d scaling fit(s), %d recall row(s), %d run(s),"
-            + " %d discussion turn(s); %d chart(s)%n",
+            + " %d discussion turn(s), %d behaviour run(s); %d chart(s)%n",
         data.scores().size(),
         data.comparisons().size(),
         data.fits().size(),
         data.recall().size(),
         data.runs().size(),
         data.discussions().size(),
+        data.behavior().size(),
         charts.size());
     data.notes().values().forEach(note -> out.println("  note: " + note));
     out.println("  report: " + display(new Path(dir, HTML)));

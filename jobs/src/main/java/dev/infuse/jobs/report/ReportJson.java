@@ -44,6 +44,10 @@ public final class ReportJson {
     root.put("retrieval_recall", data.recall().stream().map(ReportJson::recall).toList());
     root.put(
         "discussion_scores", data.discussions().stream().map(ReportJson::discussionTurn).toList());
+    root.put("behavior_runs", data.behavior().stream().map(ReportJson::behaviorRun).toList());
+    root.put(
+        "behavior_panel",
+        BehaviorRuns.panelMeans(data.behavior()).stream().map(ReportJson::panelMean).toList());
     root.put("rag_recipes", data.ragRecipes());
     root.put("runs", data.runs().stream().map(ReportJson::run).toList());
     root.put("runs_not_found", data.runsNotFound());
@@ -167,6 +171,27 @@ public final class ReportJson {
     m.put("recall", finite(r.recall()));
     m.put("hits", r.hits());
     m.put("n", r.n());
+    return m;
+  }
+
+  /** One behaviour run: its counts, every metric by subset|metric, and f1 per category. */
+  private static Map<String, Object> behaviorRun(BehaviorRuns.Run r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("run_id", r.runId());
+    m.put("model", r.model());
+    m.put("classified_by", r.classifiedBy());
+    m.put("tasks", r.tasks());
+    m.put("hard_tasks", r.hardTasks());
+    m.put("metrics", r.metrics());
+    m.put("category_f1", r.categoryF1());
+    return m;
+  }
+
+  private static Map<String, Object> panelMean(BehaviorRuns.PanelMean p) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("metric", p.key());
+    m.put("mean", p.mean());
+    m.put("runs", p.runs());
     return m;
   }
 

@@ -91,7 +91,42 @@ public final class ReportFixtures {
     writeFits(spark, warehouse);
     writeRecall(spark, warehouse);
     writeDiscussions(spark, warehouse);
+    writeBehavior(spark, warehouse);
     writeRuns(spark, warehouse);
+  }
+
+  /** Two behaviour answer runs of a mine-hard panel, scored on all their tasks and on Hard. */
+  public static final String BEHAVIOR_RUN_A = "answer-20260101-130000-0000b1";
+
+  public static final String BEHAVIOR_RUN_B = "answer-20260101-140000-0000b2";
+
+  /** (run, subset, metric, value, n) of behavior_scores. */
+  public static final List<Object[]> BEHAVIOR =
+      List.of(
+          new Object[] {BEHAVIOR_RUN_A, "all", "accuracy", 0.7, 40L},
+          new Object[] {BEHAVIOR_RUN_A, "types", "macro_f1", 0.6, 40L},
+          new Object[] {BEHAVIOR_RUN_A, "categories", "macro_f1", 0.5, 40L},
+          new Object[] {BEHAVIOR_RUN_A, "restraint_tasks", "over_proactivity", 0.1, 10L},
+          new Object[] {BEHAVIOR_RUN_A, "proactive_tasks", "under_proactivity", 0.25, 20L},
+          new Object[] {BEHAVIOR_RUN_A, "correct_flags", "content_accuracy", 0.9, 15L},
+          new Object[] {BEHAVIOR_RUN_A, "medec", "medec_error_flag_accuracy", 0.75, 8L},
+          new Object[] {BEHAVIOR_RUN_A, "category=restraint", "f1", 0.8, 10L},
+          new Object[] {BEHAVIOR_RUN_A, "hard/types", "macro_f1", 0.2, 12L},
+          new Object[] {BEHAVIOR_RUN_A, "hard/categories", "macro_f1", 0.1, 12L},
+          new Object[] {BEHAVIOR_RUN_B, "all", "accuracy", 0.5, 40L},
+          new Object[] {BEHAVIOR_RUN_B, "types", "macro_f1", 0.4, 40L},
+          new Object[] {BEHAVIOR_RUN_B, "categories", "macro_f1", 0.3, 40L},
+          new Object[] {BEHAVIOR_RUN_B, "category=restraint", "f1", 0.6, 10L},
+          new Object[] {BEHAVIOR_RUN_B, "hard/types", "macro_f1", 0.0, 12L});
+
+  public static void writeBehavior(SparkSession spark, Path warehouse) {
+    List<Row> rows = new ArrayList<>();
+    for (Object[] b : BEHAVIOR) {
+      rows.add(
+          RowFactory.create(
+              b[0], b[1], b[2], b[3], b[4], "openai:m-" + b[0], "token@1,rule@1", SCORE_RUN));
+    }
+    save(spark, warehouse, "behavior_scores", Contracts.load("behavior_scores").schema(), rows);
   }
 
   /** {@link #DISCUSSIONS} as discussion_scores rows, and one of an older score run. */
@@ -347,6 +382,8 @@ public final class ReportFixtures {
     rows.add(run(OLD_SCORE_RUN, "score", "2026-01-01T00:00:00Z", "{}"));
     rows.add(run(SCORE_RUN, "score", "2026-01-02T00:00:00Z", "{\"score\":{\"bootstrap\":1000}}"));
     rows.add(run(DISCUSS_RUN, "discuss", "2026-01-01T12:00:00Z", "{\"discuss\":{\"agents\":2}}"));
+    rows.add(run(BEHAVIOR_RUN_A, "answer", "2026-01-01T13:00:00Z", "{}"));
+    rows.add(run(BEHAVIOR_RUN_B, "answer", "2026-01-01T14:00:00Z", "{}"));
     rows.add(run(OLD_RETRIEVE_RUN, "retrieve", "2026-01-01T00:00:00Z", "{}"));
     rows.add(run(RETRIEVE_RUN, "retrieve", "2026-01-02T00:00:00Z", "{\"retrieve\":{\"k\":10}}"));
     save(spark, warehouse, "runs", Contracts.load("runs").schema(), rows);

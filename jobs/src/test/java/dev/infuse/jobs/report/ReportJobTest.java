@@ -157,6 +157,50 @@ class ReportJobTest {
         .doesNotContain("maporl-old");
     assertThat(runs).contains(ReportFixtures.DISCUSS_RUN);
 
+    // Behaviour: each run's headline metrics on all tasks and on Hard, and the panel's means.
+    JsonNode behavior = json.get("behavior_runs");
+    assertThat(behavior).hasSize(2);
+    assertThat(behavior.get(0).get("run_id").asText()).isEqualTo(ReportFixtures.BEHAVIOR_RUN_A);
+    assertThat(behavior.get(0).get("tasks").asLong()).isEqualTo(40L);
+    assertThat(behavior.get(0).get("hard_tasks").asLong()).isEqualTo(12L);
+    assertThat(behavior.get(0).get("metrics").get("hard/types|macro_f1").asDouble()).isEqualTo(0.2);
+    assertThat(behavior.get(1).get("category_f1").get("restraint").asDouble()).isEqualTo(0.6);
+    Map<String, Double> panel = new HashMap<>();
+    Map<String, Integer> panelRuns = new HashMap<>();
+    json.get("behavior_panel")
+        .forEach(
+            p -> {
+              panel.put(p.get("metric").asText(), p.get("mean").asDouble());
+              panelRuns.put(p.get("metric").asText(), p.get("runs").asInt());
+            });
+    assertThat(panel.get("types|macro_f1")).isCloseTo(0.5, within(1e-12));
+    assertThat(panel.get("hard/types|macro_f1")).isCloseTo(0.1, within(1e-12));
+    // Only run A has a Hard macro-F1 over categories: the mean says over how many runs.
+    assertThat(panel.get("hard/categories|macro_f1")).isCloseTo(0.1, within(1e-12));
+    assertThat(panelRuns).containsEntry("hard/categories|macro_f1", 1);
+    assertThat(html)
+        .contains("<section id=\"behavior\">")
+        .contains(
+            "<li>panel mean macro-F1 (types): <span class=\"num\">0.5000</span> over 2 run(s)</li>")
+        .contains(
+            "<li>panel mean Hard macro-F1 (types): <span class=\"num\">0.1000</span> over 2"
+                + " run(s)</li>")
+        .contains(
+            "<tr data-run-id=\""
+                + ReportFixtures.BEHAVIOR_RUN_A
+                + "\"><td>"
+                + ReportFixtures.BEHAVIOR_RUN_A
+                + "</td><td>openai:m-"
+                + ReportFixtures.BEHAVIOR_RUN_A
+                + "</td><td class=\"num\">40</td><td class=\"num\">0.6000</td>"
+                + "<td class=\"num\">0.5000</td><td class=\"num\">0.7000</td>"
+                + "<td class=\"num\">0.1000</td><td class=\"num\">0.2500</td>"
+                + "<td class=\"num\">0.9000</td><td class=\"num\">0.7500</td>"
+                + "<td class=\"num\">–</td><td class=\"num\">–</td>"
+                + "<td class=\"num\">0.2000</td><td class=\"num\">0.1000</td>"
+                + "<td class=\"num\">12</td>");
+    assertThat(runs).contains(ReportFixtures.BEHAVIOR_RUN_A, ReportFixtures.BEHAVIOR_RUN_B);
+
     // Escaped everywhere: the nasty model name and a config holding </pre><script>.
     assertThat(html)
         .doesNotContain("<script>alert")
@@ -216,7 +260,9 @@ class ReportJobTest {
             "No recall@k to show.",
             "table score_comparisons does not exist",
             "No discussions to show.",
-            "table discussion_scores does not exist in the warehouse")
+            "table discussion_scores does not exist in the warehouse",
+            "No behaviour runs to show.",
+            "table behavior_scores does not exist in the warehouse")
         .doesNotContain("<img");
     JsonNode json = JSON.readTree(out.resolve("report.json").toFile());
     assertThat(json.get("scores")).isEmpty();
