@@ -262,7 +262,9 @@ class DemoEndToEndTest {
             "accuracy_attempted",
             "unique synthetic tokens",
             "recall@k is not measured for quality",
-            "id=\"discussions-table\"");
+            "id=\"discussions-table\"",
+            "id=\"behavior-table\"",
+            "panel mean Hard macro-F1 (types)");
   }
 
   /**
