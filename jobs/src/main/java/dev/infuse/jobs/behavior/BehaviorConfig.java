@@ -1,8 +1,11 @@
 package dev.infuse.jobs.behavior;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import dev.infuse.jobs.config.ConfigSection;
 import dev.infuse.jobs.llm.LlmConfig;
 import dev.infuse.udfs.behavior.sft.BehaviorTokens;
+import dev.infuse.udfs.common.EnumNames;
 import dev.infuse.udfs.llm.LlmBackend;
 import dev.infuse.udfs.llm.LlmSettings;
 import java.util.ArrayList;
@@ -20,8 +23,9 @@ import java.util.TreeSet;
  * @param taxonomy the taxonomy file, relative to the Infuse home
  * @param sources the ingest formats tasks are built from, in documents and questions
  * @param seed the seed tasks are built with; null for run.seed
- * @param conversation render each case as a multi-clinician conversation (deterministic templates)
- *     instead of a note
+ * @param conversation how a case is shown: note (the default), template (MEDEC notes as a fixed
+ *     clinicians' round) or llm (each case rewritten as a conversation by the llm section's model,
+ *     checked before it is used)
  * @param maxRecordsPerSource at most this many source records per source, the first by key; null
  *     for all
  * @param tasksTable the table {@code answer --mode behavior} reads: behavior_tasks or
@@ -36,7 +40,7 @@ public record BehaviorConfig(
     String taxonomy,
     List<String> sources,
     Long seed,
-    boolean conversation,
+    Conversation conversation,
     Integer maxRecordsPerSource,
     String tasksTable,
     String classifier,
@@ -50,6 +54,60 @@ public record BehaviorConfig(
   public static final String HARD_TASKS = "behavior_tasks_hard";
   static final Set<String> SOURCES = Set.of("medec", "agentclinic", "aci-bench", "medqa");
   static final Set<String> CLASSIFIERS = Set.of("rule", "judge");
+
+  /** How build-behavior-tasks shows a case ({@code behavior.conversation}). */
+  public enum Conversation {
+    /** As written: a note is one note turn, a dialogue keeps its speakers. */
+    NOTE,
+    /** MEDEC notes as a fixed attending/resident/nurse round, deterministic; others as NOTE. */
+    TEMPLATE,
+    /**
+     * Each case rewritten as a conversation among clinicians by the llm section's model, through
+     * the client layer; a rewrite that fails its check leaves the task as NOTE builds it.
+     */
+    LLM;
+
+    @JsonValue
+    public String id() {
+      return EnumNames.id(this);
+    }
+
+    @Override
+    public String toString() {
+      return id();
+    }
+
+    @JsonCreator
+    public static Conversation fromName(String name) {
+      return EnumNames.parse(Conversation.class, name);
+    }
+  }
+
+  /** Where BehaviorSFT's target texts come from ({@code behavior.sft.rewrite}). */
+  public enum TargetRewrite {
+    /** The versioned templates of SftTargets. */
+    TEMPLATE,
+    /**
+     * The template text rewritten by the llm section's model, through the client layer; a rewrite
+     * that is not content-correct falls back to the template.
+     */
+    LLM;
+
+    @JsonValue
+    public String id() {
+      return EnumNames.id(this);
+    }
+
+    @Override
+    public String toString() {
+      return id();
+    }
+
+    @JsonCreator
+    public static TargetRewrite fromName(String name) {
+      return EnumNames.parse(TargetRewrite.class, name);
+    }
+  }
 
   /**
    * The LLM judge that reads a response's behaviour (classifier judge): often a stronger model than
@@ -104,8 +162,15 @@ public record BehaviorConfig(
    * @param tokenizer the tokenizer of the {@code train} job's input ({@code default} or a
    *     tokenizer.json)
    * @param sequenceLength the tokens of each training sequence (train.sequence_length must match)
+   * @param rewrite where the target texts come from: template, or llm (rewritten by the llm
+   *     section's model, checked for content)
    */
-  public record Sft(String output, double heldOutFraction, String tokenizer, int sequenceLength) {}
+  public record Sft(
+      String output,
+      double heldOutFraction,
+      String tokenizer,
+      int sequenceLength,
+      TargetRewrite rewrite) {}
 
   public BehaviorConfig {
     sources = sources == null ? List.of() : List.copyOf(sources);
@@ -126,6 +191,9 @@ public record BehaviorConfig(
       if (!SOURCES.contains(source)) {
         problems.add("sources: got " + source + ", expected some of " + new TreeSet<>(SOURCES));
       }
+    }
+    if (conversation == null) {
+      problems.add("conversation: got nothing, expected " + EnumNames.expected(Conversation.class));
     }
     if (maxRecordsPerSource != null && maxRecordsPerSource <= 0) {
       problems.add(
@@ -176,7 +244,8 @@ public record BehaviorConfig(
     }
     if (sft == null) {
       problems.add(
-          "sft: got nothing, expected {output, held_out_fraction, tokenizer, sequence_length}");
+          "sft: got nothing, expected {output, held_out_fraction, tokenizer, sequence_length,"
+              + " rewrite}");
     } else {
       if (sft.output() == null || sft.output().isBlank()) {
         problems.add("sft.output: got nothing, expected the directory to write");
@@ -186,6 +255,10 @@ public record BehaviorConfig(
       }
       if (sft.sequenceLength() < 8) {
         problems.add("sft.sequence_length: got " + sft.sequenceLength() + ", expected at least 8");
+      }
+      if (sft.rewrite() == null) {
+        problems.add(
+            "sft.rewrite: got nothing, expected " + EnumNames.expected(TargetRewrite.class));
       }
       if (!(sft.heldOutFraction() >= 0 && sft.heldOutFraction() < 1)) {
         problems.add(

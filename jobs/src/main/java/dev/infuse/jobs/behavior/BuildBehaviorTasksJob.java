@@ -13,6 +13,8 @@ import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Quarantine;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.io.WriteResult;
+import dev.infuse.jobs.llm.LlmConfig;
+import dev.infuse.jobs.llm.LlmFailures;
 import dev.infuse.jobs.run.JobRun;
 import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.udfs.behavior.tasks.Taxonomy;
@@ -38,7 +40,9 @@ import org.apache.spark.storage.StorageLevel;
  * behavior.taxonomy}; the gold behaviour and target are known by construction. Writes {@code
  * behavior_tasks}; a source record that cannot make a task goes to quarantine whole, with the
  * reason. Counts are in source records: read = built from (tasks, or none when no category draws
- * one) + quarantined.
+ * one) + quarantined. With {@code behavior.conversation=llm} the built tasks are then rewritten as
+ * clinicians' conversations by {@link ConversationRewriting}; a record whose task's call failed
+ * counts as quarantined (the task is, with the error) until a rerun's call succeeds.
  */
 public final class BuildBehaviorTasksJob {
   public static final String NAME = "build-behavior-tasks";
@@ -54,6 +58,11 @@ public final class BuildBehaviorTasksJob {
   }
 
   public RunCounts run() {
+    boolean llmConversation = options.conversation() == BehaviorConfig.Conversation.LLM;
+    LlmConfig llm = run.config().section(LlmConfig.class);
+    if (llmConversation) {
+      ConversationRewriting.checkBackend(llm);
+    }
     Path taxonomyPath = InfuseHome.resolve(options.taxonomy());
     String yaml = readTaxonomy(taxonomyPath);
     // Parse on the driver first, so a bad taxonomy fails before any task runs.
@@ -61,11 +70,17 @@ public final class BuildBehaviorTasksJob {
     long seed = options.seed() != null ? options.seed() : run.config().run().seed();
     Dataset<Row> records = limited(sourceRecords(run.warehouse()));
     TaskBuilding building =
-        new TaskBuilding(yaml, taxonomyPath.toString(), seed, options.conversation(), run.runId());
+        new TaskBuilding(
+            yaml,
+            taxonomyPath.toString(),
+            seed,
+            options.conversation() == BehaviorConfig.Conversation.TEMPLATE,
+            run.runId());
     Dataset<Row> built =
         run.spark()
             .createDataFrame(records.javaRDD().mapPartitions(building), TaskBuilding.OUTPUT)
             .persist(StorageLevel.MEMORY_AND_DISK());
+    ConversationRewriting.Result conversation = null;
     try {
       Contract contract = Contracts.load("behavior_tasks");
       Dataset<Row> tasks =
@@ -76,6 +91,11 @@ public final class BuildBehaviorTasksJob {
       long read = records.count();
       long quarantined = rejected.count();
       long taskCount = tasks.count();
+      Dataset<Row> toWrite = tasks;
+      if (llmConversation) {
+        conversation = new ConversationRewriting(run).rewrite(contract, tasks);
+        toWrite = conversation.tasks();
+      }
       List<Row> withoutTask =
           built
               .filter(col("no_task").isNotNull())
@@ -83,15 +103,20 @@ public final class BuildBehaviorTasksJob {
               .count()
               .orderBy("reject_source")
               .collectAsList();
-      WriteResult write = run.warehouse().upsert(contract, changedOnly(contract, tasks));
-      run.quarantine(
+      WriteResult write = run.warehouse().upsert(contract, changedOnly(contract, toWrite));
+      Dataset<Row> deadLetters =
           Quarantine.deadLetters(
               rejected,
               col("reject_source"),
               col("reject_record"),
               col("reject_payload"),
-              col("reject")),
-          quarantined);
+              col("reject"));
+      long heldBack = 0;
+      if (conversation != null && conversation.counts().callFailed() > 0) {
+        deadLetters = deadLetters.unionByName(conversation.deadLetters());
+        heldBack = conversation.counts().recordsHeldBack();
+      }
+      run.quarantine(deadLetters, quarantined + heldBack);
       List<Row> perCategory =
           tasks.groupBy("type", "category").count().orderBy("type", "category").collectAsList();
       run.out()
@@ -135,8 +160,21 @@ public final class BuildBehaviorTasksJob {
       details.put("behavior_tasks.inserted", write.inserted());
       details.put("behavior_tasks.updated", write.updated());
       details.put("tasks", taskCount);
-      return new RunCounts(read, read - quarantined, quarantined, details);
+      if (conversation == null) {
+        return new RunCounts(read, read - quarantined, quarantined, details);
+      }
+      new ConversationRewriting(run).print(conversation);
+      details.putAll(ConversationRewriting.details(conversation));
+      // A record with a held-back task is not done: counted with the quarantined records until a
+      // rerun's call succeeds (its other tasks are written).
+      RunCounts counts =
+          new RunCounts(read, read - quarantined - heldBack, quarantined + heldBack, details);
+      return LlmFailures.check(
+          NAME, "conversation calls", conversation.outcome(), llm.maxFailureFraction(), counts);
     } finally {
+      if (conversation != null) {
+        conversation.unpersist();
+      }
       built.unpersist();
     }
   }

@@ -8,11 +8,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.infuse.jobs.generate.PromptLibrary;
 import dev.infuse.jobs.io.TokenizerFiles;
+import dev.infuse.jobs.llm.LlmConfig;
+import dev.infuse.jobs.llm.LlmFailures;
 import dev.infuse.jobs.run.JobRun;
 import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.udfs.behavior.BehaviorTask;
 import dev.infuse.udfs.behavior.sft.BehaviorTokens;
 import dev.infuse.udfs.behavior.sft.SftExamples;
+import dev.infuse.udfs.behavior.sft.SftRewrite;
+import dev.infuse.udfs.behavior.sft.SftTargets;
 import dev.infuse.udfs.common.Keys;
 import dev.infuse.udfs.llm.ChatMessage;
 import dev.infuse.udfs.text.TextTokenizer;
@@ -30,6 +34,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
@@ -44,7 +49,10 @@ import org.apache.spark.sql.types.StructType;
  * trained model can be tested on tasks it never saw. Files are streamed from the executors'
  * partitions one at a time and written whole, then renamed into place. The training examples also
  * go to {@code parquet/}, tokenized for the DJL {@code train} job with an answer mask on the
- * target, so that {@code train --loss-on answer} fine-tunes on the responses alone.
+ * target, so that {@code train --loss-on answer} fine-tunes on the responses alone. With {@code
+ * behavior.sft.rewrite=llm} the target texts are first rewritten by the llm section's model ({@link
+ * SftRewriting}, a Spark job through the client layer, joined by task_id); each line's {@code
+ * target_source} says whether it holds the template text or the rewrite.
  */
 public final class SftDataJob {
   public static final String NAME = "sft-data";
@@ -82,6 +90,11 @@ public final class SftDataJob {
       throw new IllegalArgumentException(
           "behavior_tasks: no such table, expected `infuse build-behavior-tasks` before sft-data");
     }
+    boolean llmRewrite = options.sft().rewrite() == BehaviorConfig.TargetRewrite.LLM;
+    LlmConfig llm = run.config().section(LlmConfig.class);
+    if (llmRewrite) {
+      SftRewriting.checkBackend(llm);
+    }
     BehaviorTokens tokens = tokens();
     SftExamples examples =
         new SftExamples(
@@ -101,6 +114,16 @@ public final class SftDataJob {
     long truncated = 0;
     long train = 0;
     long heldOut = 0;
+    Dataset<Row> tasks = run.warehouse().read(BehaviorConfig.TASKS);
+    SftRewriting.Result rewrites = null;
+    if (llmRewrite) {
+      rewrites = new SftRewriting(run).rewrite(tasks, options.tokens());
+      tasks =
+          tasks.join(
+              rewrites.targets(),
+              tasks.col("task_id").equalTo(rewrites.targets().col("target_task_id")),
+              "left");
+    }
     try {
       FileSystem fs = directory.getFileSystem(run.spark().sparkContext().hadoopConfiguration());
       fs.mkdirs(directory);
@@ -108,13 +131,20 @@ public final class SftDataJob {
       Path heldTmp = new Path(directory, "." + HELD_OUT_FILE + "." + run.runId());
       try (OutputStream trainOut = fs.create(trainTmp, true);
           OutputStream heldOutOut = fs.create(heldTmp, true)) {
-        Iterator<Row> rows =
-            run.warehouse().read(BehaviorConfig.TASKS).orderBy(col("task_id")).toLocalIterator();
+        Iterator<Row> rows = tasks.orderBy(col("task_id")).toLocalIterator();
         while (rows.hasNext()) {
-          BehaviorTask task = TaskRows.fromRow(rows.next());
+          Row row = rows.next();
+          BehaviorTask task = TaskRows.fromRow(row);
           boolean held = heldOut(task.taskId(), options.sft().heldOutFraction());
-          List<ChatMessage> chat = examples.messages(task, tokens);
-          byte[] line = line(chat, task, held);
+          Target target =
+              llmRewrite
+                  ? new Target(
+                      row.getAs("target_text"),
+                      row.getAs("target_source"),
+                      row.getAs("rewrite_fallback"))
+                  : new Target(SftTargets.text(task), SftRewrite.TEMPLATE, null);
+          List<ChatMessage> chat = examples.messages(task, tokens, target.text());
+          byte[] line = line(chat, task, held, target);
           if (!held) {
             SftSequences.Sequence sequence = sequences.of(chat);
             truncated += sequence.truncated() ? 1 : 0;
@@ -145,6 +175,10 @@ public final class SftDataJob {
           .parquet(new Path(directory, PARQUET_DIR).toString());
     } catch (IOException e) {
       throw new UncheckedIOException("behavior.sft.output: cannot write " + directory, e);
+    } finally {
+      if (rewrites != null) {
+        rewrites.targets().unpersist();
+      }
     }
     run.out()
         .printf(
@@ -172,8 +206,26 @@ public final class SftDataJob {
     counts.put("sft.truncated", truncated);
     counts.put("sft.train", train);
     counts.put("sft.held_out", heldOut);
-    return new RunCounts(train + heldOut, train + heldOut, 0, counts);
+    if (rewrites == null) {
+      return new RunCounts(train + heldOut, train + heldOut, 0, counts);
+    }
+    new SftRewriting(run).print(rewrites);
+    counts.putAll(SftRewriting.details(rewrites));
+    return LlmFailures.check(
+        NAME,
+        "target rewrite calls",
+        rewrites.outcome(),
+        llm.maxFailureFraction(),
+        new RunCounts(train + heldOut, train + heldOut, 0, counts));
   }
+
+  /**
+   * An example's target text (without the token) and where it came from.
+   *
+   * @param source {@code template} or {@code llm:<prompt@version>}
+   * @param fallback why an LLM rewrite was not used; null when it was, or none was asked for
+   */
+  private record Target(String text, String source, String fallback) {}
 
   private BehaviorTokens tokens() {
     return BehaviorTokens.of(options.tokens());
@@ -196,7 +248,8 @@ public final class SftDataJob {
     return list;
   }
 
-  private static byte[] line(List<ChatMessage> chat, BehaviorTask task, boolean heldOut) {
+  private static byte[] line(
+      List<ChatMessage> chat, BehaviorTask task, boolean heldOut, Target target) {
     ObjectNode node = JSON.createObjectNode();
     ArrayNode messages = node.putArray("messages");
     for (ChatMessage message : chat) {
@@ -207,6 +260,10 @@ public final class SftDataJob {
     node.put("behavior", task.goldBehavior().id());
     node.put("source", task.source());
     node.put("split", heldOut ? "heldout" : "train");
+    node.put("target_source", target.source());
+    if (target.fallback() != null) {
+      node.put("rewrite_fallback", target.fallback());
+    }
     try {
       return (JSON.writeValueAsString(node) + "\n").getBytes(StandardCharsets.UTF_8);
     } catch (JsonProcessingException e) {

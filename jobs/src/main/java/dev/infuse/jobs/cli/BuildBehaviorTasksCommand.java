@@ -41,11 +41,12 @@ public final class BuildBehaviorTasksCommand extends JobCommand {
 
   @Option(
       names = "--conversation",
-      paramLabel = "true|false",
-      arity = "1",
-      description = "Render each case as a multi-clinician conversation instead of a note.")
+      paramLabel = "note|template|llm",
+      description =
+          "How a case is shown: as written, MEDEC notes as a fixed clinicians' round, or rewritten"
+              + " as a clinicians' conversation by the llm section's model (checked before use).")
   @ConfigKey("behavior.conversation")
-  Boolean conversation;
+  String conversation;
 
   @Option(names = "--seed", paramLabel = "N", description = "The seed tasks are built with.")
   @ConfigKey("behavior.seed")

@@ -4,8 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.SparkTestSession.CliResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * A warehouse holding the clinical samples shipped for the demo (samples/clinical) ingested, made
@@ -45,5 +50,32 @@ final class ClinicalWarehouse {
       warehouse = dir;
     }
     return warehouse;
+  }
+
+  /**
+   * A new warehouse holding only the ingested tables (documents, questions) of the shared one, for
+   * a test that builds its own behaviour tables and counts every write.
+   */
+  static String ingestedOnly(String prefix) {
+    Path copy = Path.of(SparkTestSession.copyOf(get(), prefix));
+    try (Stream<Path> tables = Files.list(copy)) {
+      for (Path table : tables.toList()) {
+        String name = table.getFileName().toString();
+        if (!name.equals("documents") && !name.equals("questions")) {
+          deleteTree(table);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return copy.toString();
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    }
   }
 }

@@ -70,6 +70,22 @@ public final class GenerationTask {
    */
   public static final String BEHAVIOR_JUDGE = "behavior_judge";
 
+  /**
+   * A behaviour task's case rewritten as a conversation among clinicians, one {@code speaker: text}
+   * turn per line, keeping every finding and value (build-behavior-tasks with {@code
+   * behavior.conversation=llm}). Vars: context. Rendered by {@code behavior-conversation}; the
+   * reply is checked by {@code dev.infuse.udfs.behavior.tasks.ConversationRewrite}.
+   */
+  public static final String BEHAVIOR_CONVERSATION = "behavior_conversation";
+
+  /**
+   * A BehaviorSFT target rewritten as a natural clinical-assistant response stating the same facts,
+   * without the behavioural token (sft-data with {@code behavior.sft.rewrite=llm}). Vars: context,
+   * query, target. Rendered by {@code behavior-sft-rewrite}; the reply is checked by {@code
+   * dev.infuse.udfs.behavior.sft.SftRewrite}.
+   */
+  public static final String BEHAVIOR_SFT_REWRITE = "behavior_sft_rewrite";
+
   /** A behaviour task's turns, one "speaker: text" line each. */
   public static final String CONTEXT = "context";
 
@@ -78,6 +94,9 @@ public final class GenerationTask {
 
   /** The response a judge reads. */
   public static final String RESPONSE = "response";
+
+  /** The template text of a BehaviorSFT target, without its behavioural token. */
+  public static final String TARGET = "target";
 
   /** The question text (MCQ options not included). */
   public static final String QUESTION = "question";
@@ -138,7 +157,9 @@ public final class GenerationTask {
           FOCAL,
           DISCUSS,
           BEHAVE,
-          BEHAVIOR_JUDGE);
+          BEHAVIOR_JUDGE,
+          BEHAVIOR_CONVERSATION,
+          BEHAVIOR_SFT_REWRITE);
 
   /**
    * The prompts of the {@code entigraph} entity recipe's documents, by group size (1, 2, 3
@@ -148,16 +169,19 @@ public final class GenerationTask {
       List.of("entigraph/entity", "entigraph/pair", "entigraph/triple");
 
   private static final Map<String, Set<String>> VARIABLES =
-      Map.of(
-          QA, Set.of(DOCUMENT, TITLE, N),
-          REPHRASE, Set.of(DOCUMENT, TITLE, STYLE),
-          ENTITIES, Set.of(DOCUMENT, TITLE, MAX_ENTITIES),
-          SUMMARY_ENTITIES, Set.of(DOCUMENT, TITLE),
-          ENTITY_DOC, Set.of(DOCUMENT, TITLE, ENTITIES_VAR),
-          FOCAL, Set.of(DOCUMENT, TITLE, QUESTIONS),
-          DISCUSS, Set.of(QUESTION, QUESTION_KIND, OPTIONS, TURN, OWN_ANSWER, PEER_ANSWERS),
-          BEHAVE, Set.of(CONTEXT, QUERY),
-          BEHAVIOR_JUDGE, Set.of(CONTEXT, RESPONSE));
+      Map.ofEntries(
+          Map.entry(QA, Set.of(DOCUMENT, TITLE, N)),
+          Map.entry(REPHRASE, Set.of(DOCUMENT, TITLE, STYLE)),
+          Map.entry(ENTITIES, Set.of(DOCUMENT, TITLE, MAX_ENTITIES)),
+          Map.entry(SUMMARY_ENTITIES, Set.of(DOCUMENT, TITLE)),
+          Map.entry(ENTITY_DOC, Set.of(DOCUMENT, TITLE, ENTITIES_VAR)),
+          Map.entry(FOCAL, Set.of(DOCUMENT, TITLE, QUESTIONS)),
+          Map.entry(
+              DISCUSS, Set.of(QUESTION, QUESTION_KIND, OPTIONS, TURN, OWN_ANSWER, PEER_ANSWERS)),
+          Map.entry(BEHAVE, Set.of(CONTEXT, QUERY)),
+          Map.entry(BEHAVIOR_JUDGE, Set.of(CONTEXT, RESPONSE)),
+          Map.entry(BEHAVIOR_CONVERSATION, Set.of(CONTEXT)),
+          Map.entry(BEHAVIOR_SFT_REWRITE, Set.of(CONTEXT, QUERY, TARGET)));
 
   private GenerationTask() {}
 
@@ -174,8 +198,9 @@ public final class GenerationTask {
    * The prompt id that renders a kind: {@code gen-qa}, {@code rephrase/<style>} (underscores become
    * dashes), {@code entities}, {@code entigraph/entities}, {@code entity-doc}, {@code focal},
    * {@code maporl-discuss} (a discussion's turn 0 uses {@code maporl-first} instead), {@code
-   * behavior-assistant}, {@code behavior-judge}; the {@code entigraph} recipe's entity documents
-   * use {@link #ENTIGRAPH_DOC_PROMPTS}.
+   * behavior-assistant}, {@code behavior-judge}, {@code behavior-conversation}, {@code
+   * behavior-sft-rewrite}; the {@code entigraph} recipe's entity documents use {@link
+   * #ENTIGRAPH_DOC_PROMPTS}.
    *
    * @param style the rephrase style; ignored for other kinds
    */
@@ -203,6 +228,10 @@ public final class GenerationTask {
         return "behavior-assistant";
       case BEHAVIOR_JUDGE:
         return "behavior-judge";
+      case BEHAVIOR_CONVERSATION:
+        return "behavior-conversation";
+      case BEHAVIOR_SFT_REWRITE:
+        return "behavior-sft-rewrite";
       default:
         throw new IllegalArgumentException(unknownKind(kind));
     }

@@ -25,7 +25,9 @@ import java.util.concurrent.CompletableFuture;
  * The one task not taken from a document is MAPoRL's {@code discuss}: {@link ExtractiveDiscussant}
  * answers with a seeded heuristic, then follows the majority, and says it is model-free; the
  * behaviour mode's {@code behave} is answered by {@link ExtractiveClinician}, a rule checker that
- * says the same.
+ * says the same. The behaviour recipe's model-only kinds ({@code behavior_judge}, {@code
+ * behavior_conversation}, {@code behavior_sft_rewrite}) are refused, naming the setting that does
+ * without a model.
  */
 public final class ExtractiveClient implements LlmClient {
 
@@ -107,6 +109,19 @@ public final class ExtractiveClient implements LlmClient {
       // A judge is a model's reading; a rule pretending to be one would hide that no model ran.
       throw new IllegalArgumentException(
           "task: behavior_judge has no extractive implementation; use the rule classifier");
+    }
+    if (kind.equals(GenerationTask.BEHAVIOR_CONVERSATION)) {
+      // Rewriting a case takes a model; a template passed off as one would hide that none ran.
+      throw new IllegalArgumentException(
+          "task: behavior_conversation has no extractive implementation; set"
+              + " behavior.conversation=template for the deterministic conversation, or"
+              + " llm.backend to a model");
+    }
+    if (kind.equals(GenerationTask.BEHAVIOR_SFT_REWRITE)) {
+      throw new IllegalArgumentException(
+          "task: behavior_sft_rewrite has no extractive implementation; set"
+              + " behavior.sft.rewrite=template for the template targets, or llm.backend to a"
+              + " model");
     }
     String document = ExtractiveInputs.text(task, GenerationTask.DOCUMENT);
     switch (kind) {

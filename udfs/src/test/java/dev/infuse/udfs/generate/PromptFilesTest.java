@@ -41,7 +41,9 @@ class PromptFilesTest {
           Map.entry("entigraph/triple", GenerationTask.ENTITY_DOC),
           Map.entry("focal", GenerationTask.FOCAL),
           Map.entry("behavior-assistant", GenerationTask.BEHAVE),
-          Map.entry("behavior-judge", GenerationTask.BEHAVIOR_JUDGE));
+          Map.entry("behavior-judge", GenerationTask.BEHAVIOR_JUDGE),
+          Map.entry("behavior-conversation", GenerationTask.BEHAVIOR_CONVERSATION),
+          Map.entry("behavior-sft-rewrite", GenerationTask.BEHAVIOR_SFT_REWRITE));
   private static final Map<String, Set<String>> REQUIRED =
       Map.of(
           GenerationTask.QA, Set.of(GenerationTask.DOCUMENT, GenerationTask.N),
@@ -51,7 +53,10 @@ class PromptFilesTest {
           GenerationTask.ENTITY_DOC, Set.of(GenerationTask.DOCUMENT, GenerationTask.ENTITIES_VAR),
           GenerationTask.FOCAL, Set.of(GenerationTask.DOCUMENT, GenerationTask.QUESTIONS),
           GenerationTask.BEHAVE, Set.of(GenerationTask.CONTEXT, GenerationTask.QUERY),
-          GenerationTask.BEHAVIOR_JUDGE, Set.of(GenerationTask.CONTEXT, GenerationTask.RESPONSE));
+          GenerationTask.BEHAVIOR_JUDGE, Set.of(GenerationTask.CONTEXT, GenerationTask.RESPONSE),
+          GenerationTask.BEHAVIOR_CONVERSATION, Set.of(GenerationTask.CONTEXT),
+          GenerationTask.BEHAVIOR_SFT_REWRITE,
+              Set.of(GenerationTask.CONTEXT, GenerationTask.QUERY, GenerationTask.TARGET));
 
   /**
    * Prompts that grade rather than generate (score's judge), with exactly the variables they are

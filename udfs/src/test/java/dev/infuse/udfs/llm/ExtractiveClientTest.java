@@ -351,6 +351,28 @@ class ExtractiveClientTest {
     assertThat(CLIENT.backend()).isEqualTo("extractive");
   }
 
+  @Test
+  void modelOnlyBehaviourKindsAreRefusedNamingTheSettingThatNeedsNoModel() {
+    assertFails(
+        Map.of("task", GenerationTask.BEHAVIOR_CONVERSATION, "context", "note: Pulse 80."),
+        "behavior_conversation has no extractive implementation; set"
+            + " behavior.conversation=template");
+    assertFails(
+        Map.of(
+            "task",
+            GenerationTask.BEHAVIOR_SFT_REWRITE,
+            "context",
+            "note: Pulse 80.",
+            "query",
+            "",
+            "target",
+            "Nothing in the record needs flagging."),
+        "behavior_sft_rewrite has no extractive implementation; set behavior.sft.rewrite=template");
+    assertFails(
+        Map.of("task", GenerationTask.BEHAVIOR_JUDGE, "context", "c", "response", "r"),
+        "use the rule classifier");
+  }
+
   private static void assertFails(Map<String, String> task, String message) {
     assertThatThrownBy(
             () -> CLIENT.complete(new ChatRequest("m", List.of(), params(1, 1), task)).get())

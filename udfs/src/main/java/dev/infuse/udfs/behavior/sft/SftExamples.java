@@ -28,9 +28,17 @@ public final class SftExamples {
 
   /** The prompt's messages, then the assistant's target. */
   public List<ChatMessage> messages(BehaviorTask task, BehaviorTokens tokens) {
+    return messages(task, tokens, SftTargets.text(task));
+  }
+
+  /**
+   * The prompt's messages, then the assistant's target with {@code text} after the gold behaviour's
+   * token (a rewrite that {@link SftRewrite#problem} accepted, or the template text).
+   */
+  public List<ChatMessage> messages(BehaviorTask task, BehaviorTokens tokens, String text) {
     List<ChatMessage> messages =
         new ArrayList<>(BehaviorPrompts.messages(withTokens(tokens), task));
-    messages.add(new ChatMessage("assistant", SftTargets.target(task, tokens)));
+    messages.add(new ChatMessage("assistant", SftTargets.target(task, tokens, text)));
     return List.copyOf(messages);
   }
 

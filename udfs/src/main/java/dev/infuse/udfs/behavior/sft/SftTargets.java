@@ -36,7 +36,15 @@ public final class SftTargets {
 
   /** The target of {@code task}: its gold behaviour's token, then the gold target's text. */
   public static String target(BehaviorTask task, BehaviorTokens tokens) {
-    return tokens.token(task.goldBehavior()) + " " + text(task);
+    return target(task, tokens, text(task));
+  }
+
+  /**
+   * The target of {@code task} with {@code text} after the token (an LLM rewrite of {@link #text}):
+   * the token always comes from the gold behaviour, never from the text.
+   */
+  public static String target(BehaviorTask task, BehaviorTokens tokens, String text) {
+    return tokens.token(task.goldBehavior()) + " " + text.strip();
   }
 
   /** {@code id@vN}. */
@@ -44,7 +52,8 @@ public final class SftTargets {
     return ID + "@v" + VERSION;
   }
 
-  private static String text(BehaviorTask task) {
+  /** The target's text without the token, in the forms above. */
+  public static String text(BehaviorTask task) {
     GoldTarget gold = task.goldTarget();
     switch (gold.kind()) {
       case GoldTarget.ERROR:
