@@ -27,6 +27,8 @@ import java.util.List;
  *     versioned few-shot chain-of-thought prompt for base models, {@value #FEW_SHOT_COT_PROMPT});
  *     generate mode only
  * @param modelDir the model directory from {@code train} for the trained settings
+ * @param endpoint instead of {@code modelDir}: the trained model served by an OpenAI-compatible
+ *     endpoint, answered through the openai backend ({@link EndpointModel})
  * @param maxQuestions the most questions, in question_id order; 0 for all
  */
 public record AnswerConfig(
@@ -41,6 +43,7 @@ public record AnswerConfig(
     String reader,
     boolean chainOfThought,
     String modelDir,
+    EndpointModel endpoint,
     int maxTokens,
     double temperature,
     int maxQuestions)
@@ -82,6 +85,17 @@ public record AnswerConfig(
     }
     if (!(temperature >= 0)) {
       problems.add("temperature: got " + temperature + ", expected >= 0 (0 for greedy)");
+    }
+    if (endpoint != null) {
+      endpoint.problems().forEach(p -> problems.add("endpoint." + p));
+      if (modelDir != null && !modelDir.isBlank()) {
+        problems.add(
+            "endpoint: got "
+                + endpoint.label()
+                + " with model_dir "
+                + modelDir
+                + ", expected one trained model: a model directory or an endpoint");
+      }
     }
     if (maxQuestions < 0) {
       problems.add("max_questions: got " + maxQuestions + ", expected >= 0 (0 for all)");

@@ -16,11 +16,13 @@ import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.generate.PromptLibrary;
 import dev.infuse.jobs.io.Quarantine;
+import dev.infuse.jobs.io.TokenizerFiles;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.io.WriteResult;
 import dev.infuse.jobs.llm.LlmCallRunner;
 import dev.infuse.jobs.llm.LlmConfig;
 import dev.infuse.jobs.llm.LlmFailures;
+import dev.infuse.jobs.run.JobFailedException;
 import dev.infuse.jobs.run.JobRun;
 import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.jobs.train.TrainJob;
@@ -30,6 +32,7 @@ import dev.infuse.udfs.answer.Setting;
 import dev.infuse.udfs.embed.EmbedderSpec;
 import dev.infuse.udfs.embed.EmbeddingModelFiles;
 import dev.infuse.udfs.llm.LlmBackend;
+import dev.infuse.udfs.llm.LoglikelihoodPrompt;
 import dev.infuse.udfs.lm.LmModelSpec;
 import dev.infuse.udfs.lm.ModelDirectory;
 import dev.infuse.udfs.retrieve.ChunkOrder;
@@ -43,6 +46,7 @@ import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 
 /**
@@ -84,19 +88,30 @@ public final class AnswerJob {
       LlmBackend backend,
       String model,
       Path modelDir,
+      EndpointModel endpoint,
+      byte[] tokenizerJson,
       TrainedOn trainedOn,
       LlmConfig llm,
       Integer bosTokenId) {}
 
-  /** The answered questions, and what the LLM layer did when the mode called it. */
-  private record Answered(Dataset<Row> rows, LlmCallRunner.Outcome llm) {}
+  /**
+   * The answered questions, and what the LLM layer did when the mode called it.
+   *
+   * @param unusableServer the error of a call whose server cannot answer the mode at all (no prompt
+   *     log-probabilities), which fails the run once its rows are written; null otherwise
+   */
+  private record Answered(Dataset<Row> rows, LlmCallRunner.Outcome llm, String unusableServer) {
+    Answered(Dataset<Row> rows, LlmCallRunner.Outcome llm) {
+      this(rows, llm, null);
+    }
+  }
 
   public RunCounts run() {
     if (options.mode() == AnswerMode.BEHAVIOR) {
       return new BehaviorAnswerJob(run).run();
     }
     Warehouse warehouse = run.warehouse();
-    Plan plan = plan(run.config(), warehouse);
+    Plan plan = plan(run.config(), run.spark());
     Retriever retriever = plan.setting().rag() ? retriever(warehouse) : null;
     Dataset<Row> inputs =
         inputs(warehouse, plan, retriever).persist(StorageLevel.MEMORY_AND_DISK());
@@ -131,22 +146,24 @@ public final class AnswerJob {
                             PredictionRows.SCHEMA),
                     null);
             case LOGLIKELIHOOD ->
-                new Answered(
-                    run.spark()
-                        .createDataFrame(
-                            spread(answerable)
-                                .javaRDD()
-                                .mapPartitions(
-                                    new LoglikelihoodAnswers(
-                                        new LmModelSpec(
-                                            plan.modelDir().toString(),
-                                            plan.llm().client().device()),
-                                        plan.format(),
-                                        rows,
-                                        Math.max(1, plan.llm().client().maxConcurrency()),
-                                        plan.bosTokenId())),
-                            PredictionRows.SCHEMA),
-                    null);
+                plan.endpoint() != null
+                    ? endpointLoglikelihood(answerable, plan, rows)
+                    : new Answered(
+                        run.spark()
+                            .createDataFrame(
+                                spread(answerable)
+                                    .javaRDD()
+                                    .mapPartitions(
+                                        new LoglikelihoodAnswers(
+                                            new LmModelSpec(
+                                                plan.modelDir().toString(),
+                                                plan.llm().client().device()),
+                                            plan.format(),
+                                            rows,
+                                            Math.max(1, plan.llm().client().maxConcurrency()),
+                                            plan.bosTokenId())),
+                                PredictionRows.SCHEMA),
+                        null);
             default -> generate(answerable, plan, rows);
           };
       Dataset<Row> answered = answers.rows().persist(StorageLevel.MEMORY_AND_DISK());
@@ -207,16 +224,111 @@ public final class AnswerJob {
         if (plan.bosTokenId() != null) {
           details.put("loglikelihood.bos_token_id", (long) plan.bosTokenId());
         }
+        if (plan.endpoint() != null) {
+          // Through the completions API: how its prompts were sent.
+          details.put("loglikelihood.tokenized_requests", plan.endpoint().tokenized() ? 1L : 0L);
+        }
       }
       details.put(TABLE + ".inserted", write.inserted());
       details.put("quarantine.inserted", quarantineWrite.inserted());
       RunCounts counts = new RunCounts(read, predicted, quarantined, details);
       print(plan, retriever, counts, write);
+      if (answers.unusableServer() != null) {
+        throw new JobFailedException(
+            NAME
+                + ": "
+                + plan.endpoint().label()
+                + " at "
+                + plan.llm().client().baseUrl()
+                + " cannot score answer.mode loglikelihood: "
+                + answers.unusableServer(),
+            counts);
+      }
       return LlmFailures.check(
           NAME, "LLM calls", answers.llm(), plan.llm().maxFailureFraction(), counts);
     } finally {
       inputs.unpersist();
     }
+  }
+
+  /**
+   * Loglikelihood over an endpoint: one completions request per option through the LLM layer, then
+   * one prediction per question from its options' results. Questions no request could be built for
+   * are rejected with the reason.
+   */
+  private Answered endpointLoglikelihood(Dataset<Row> answerable, Plan plan, PredictionRows rows) {
+    EndpointLoglikelihoodAnswers answers =
+        new EndpointLoglikelihoodAnswers(
+            plan.format(),
+            plan.backend().id(),
+            plan.endpoint(),
+            plan.bosTokenId(),
+            new org.apache.spark.api.java.JavaSparkContext(run.spark().sparkContext())
+                .broadcast(plan.tokenizerJson()),
+            rows);
+    Dataset<Row> built =
+        run.spark()
+            .createDataFrame(
+                answerable.javaRDD().mapPartitions(answers::requests),
+                EndpointLoglikelihoodAnswers.REQUESTS)
+            .persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> requests = built.filter(col("reason").isNull()).drop("payload", "reason");
+    LlmCallRunner runner = new LlmCallRunner(run, plan.llm());
+    LlmCallRunner.Outcome outcome = runner.call(requests);
+    printCalls(plan, outcome);
+    Dataset<Row> calls =
+        runner
+            .responses(requests.select("question_id", "option", "call_key"))
+            .groupBy("question_id")
+            .agg(
+                sort_array(
+                        collect_list(
+                            struct(
+                                col("option"),
+                                col("call_key"),
+                                col("status"),
+                                col("response_text"),
+                                col("error"))))
+                    .as("calls"));
+    Dataset<Row> asked =
+        run.spark()
+            .createDataFrame(
+                answerable.join(calls, seq(List.of("question_id"))).javaRDD().map(answers::parse),
+                PredictionRows.SCHEMA);
+    Dataset<Row> unasked =
+        rows.rejections(
+            run.spark(),
+            built.filter(col("reason").isNotNull()).select("question_id", "payload", "reason"),
+            plan.format().benchmark());
+    String unusable = null;
+    if (outcome.failed() > 0) {
+      List<String> errors =
+          calls
+              .select(org.apache.spark.sql.functions.explode(col("calls")).as("c"))
+              .filter(col("c.error").contains(LoglikelihoodPrompt.NO_PROMPT_LOGPROBS))
+              .select("c.error")
+              .limit(1)
+              .as(org.apache.spark.sql.Encoders.STRING())
+              .collectAsList();
+      unusable = errors.isEmpty() ? null : errors.get(0);
+    }
+    return new Answered(asked.unionByName(unasked), outcome, unusable);
+  }
+
+  private void printCalls(Plan plan, LlmCallRunner.Outcome outcome) {
+    run.out()
+        .printf(
+            Locale.ROOT,
+            "  llm %s: %d request(s), %d cached, %d called, %d failed, %d deferred by budget;"
+                + " %d tokens in, %d out%n",
+            plan.backend(),
+            outcome.requested(),
+            outcome.cached(),
+            outcome.called(),
+            outcome.failed(),
+            outcome.deferredByBudget(),
+            outcome.tokensIn(),
+            outcome.tokensOut());
   }
 
   private Answered generate(Dataset<Row> answerable, Plan plan, PredictionRows rows) {
@@ -238,19 +350,7 @@ public final class AnswerJob {
             .persist(StorageLevel.MEMORY_AND_DISK());
     LlmCallRunner runner = new LlmCallRunner(run, plan.llm());
     LlmCallRunner.Outcome outcome = runner.call(requests);
-    run.out()
-        .printf(
-            Locale.ROOT,
-            "  llm %s: %d request(s), %d cached, %d called, %d failed, %d deferred by budget;"
-                + " %d tokens in, %d out%n",
-            plan.backend(),
-            outcome.requested(),
-            outcome.cached(),
-            outcome.called(),
-            outcome.failed(),
-            outcome.deferredByBudget(),
-            outcome.tokensIn(),
-            outcome.tokensOut());
+    printCalls(plan, outcome);
     Dataset<Row> joined = answerable.join(runner.responses(requests), seq(List.of("question_id")));
     return new Answered(
         run.spark().createDataFrame(joined.javaRDD().map(generated::parse), PredictionRows.SCHEMA),
@@ -336,7 +436,7 @@ public final class AnswerJob {
   /**
    * Resolves the format, mode, backend and model, failing with the key to fix before any task runs.
    */
-  static Plan plan(InfuseConfig config, Warehouse warehouse) {
+  static Plan plan(InfuseConfig config, SparkSession spark) {
     AnswerConfig options = config.section(AnswerConfig.class);
     if (options.benchmark() == null || options.benchmark().isBlank()) {
       throw new ConfigException(
@@ -360,13 +460,18 @@ public final class AnswerJob {
     }
     LlmConfig llm = config.section(LlmConfig.class);
     Path modelDir = null;
-    if (trained) {
+    EndpointModel endpoint = trained ? options.endpoint() : null;
+    if (endpoint != null) {
+      // A trained model behind an OpenAI-compatible server: the openai backend, the llm limits.
+      llm = llm.withClient(endpoint.client(llm.client()));
+    } else if (trained) {
       if (options.modelDir() == null || options.modelDir().isBlank()) {
         throw new ConfigException(
             List.of(
                 "answer.model_dir: got nothing with answer.setting "
                     + options.setting()
-                    + ", expected the model directory that train wrote"));
+                    + ", expected the model directory that train wrote (or answer.endpoint, a"
+                    + " trained model served over HTTP)"));
       }
       modelDir = TrainJob.modelDir(config.warehouse(), options.modelDir());
     } else if (llm.client().backend() == LlmBackend.DJL) {
@@ -389,10 +494,12 @@ public final class AnswerJob {
     LlmBackend backend = llm.client().backend();
     AnswerMode mode = options.mode();
     if (mode == AnswerMode.AUTO) {
+      // A trained model, in the JVM or behind an endpoint, is scored as lm-evaluation-harness
+      // scores a base model on a choice benchmark; so both kinds of a sweep are answered alike.
       mode =
           backend == LlmBackend.EXTRACTIVE
               ? AnswerMode.EMBEDDING
-              : backend == LlmBackend.DJL && format.supportsLoglikelihood()
+              : (backend == LlmBackend.DJL || endpoint != null) && format.supportsLoglikelihood()
                   ? AnswerMode.LOGLIKELIHOOD
                   : AnswerMode.GENERATE;
     }
@@ -402,12 +509,13 @@ public final class AnswerJob {
               "answer.mode: got generate with llm.backend extractive, which cannot answer"
                   + " questions; expected mode embedding (the model-free default), or llm.backend openai or djl"));
     }
-    if (mode == AnswerMode.LOGLIKELIHOOD && backend != LlmBackend.DJL) {
+    if (mode == AnswerMode.LOGLIKELIHOOD && backend != LlmBackend.DJL && endpoint == null) {
       throw new ConfigException(
           List.of(
               "answer.mode: got loglikelihood with llm.backend "
                   + backend
-                  + ", expected llm.backend djl (or a trained setting): only a local model gives option log-likelihoods"));
+                  + ", expected llm.backend djl, or a trained setting with answer.model_dir or"
+                  + " answer.endpoint: only a trained model gives option log-likelihoods"));
     }
     if (mode == AnswerMode.LOGLIKELIHOOD && !format.supportsLoglikelihood()) {
       throw new ConfigException(
@@ -421,12 +529,41 @@ public final class AnswerJob {
     }
     boolean embedding = mode == AnswerMode.EMBEDDING;
     Integer bos = null;
-    if (mode == AnswerMode.LOGLIKELIHOOD) {
+    byte[] tokenizerJson = null;
+    if (mode == AnswerMode.LOGLIKELIHOOD && endpoint != null) {
+      if (endpoint.tokenizer() == null) {
+        throw new ConfigException(
+            List.of(
+                "answer.endpoint.tokenizer: got nothing for "
+                    + endpoint.label()
+                    + " in loglikelihood mode ("
+                    + options.mode()
+                    + " for "
+                    + format.benchmark()
+                    + "), expected the served model's tokenizer.json, which counts the context's"
+                    + " and the continuation's tokens; or answer.mode=generate"));
+      }
+      tokenizerJson = TokenizerFiles.read(spark, endpoint.tokenizer(), "answer.endpoint.tokenizer");
+      try {
+        bos = options.addBos().resolve(tokenizerJson);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(
+            List.of(e.getMessage() + " (answer.endpoint.tokenizer " + endpoint.tokenizer() + ")"));
+      }
+    } else if (mode == AnswerMode.LOGLIKELIHOOD) {
       try {
         bos = options.addBos().resolve(modelDir.resolve(ModelDirectory.TOKENIZER));
       } catch (IllegalArgumentException e) {
         throw new ConfigException(List.of(e.getMessage() + " (model " + modelDir + ")"));
       }
+    }
+    TrainedOn trainedOn = TrainedOn.NONE;
+    if (endpoint != null) {
+      trainedOn =
+          endpoint.trainedOn(
+              config.warehouse(), spark.sparkContext().hadoopConfiguration(), "answer.endpoint");
+    } else if (modelDir != null && !embedding) {
+      trainedOn = TrainedOn.read(modelDir);
     }
     return new Plan(
         format,
@@ -435,7 +572,9 @@ public final class AnswerJob {
         embedding ? LlmBackend.EXTRACTIVE : backend,
         embedding ? embedderId(config.section(EmbedderSpec.class).model()) : llm.client().model(),
         modelDir,
-        modelDir == null || embedding ? TrainedOn.NONE : TrainedOn.read(modelDir),
+        endpoint,
+        tokenizerJson,
+        trainedOn,
         llm,
         bos);
   }
@@ -568,6 +707,21 @@ public final class AnswerJob {
           "  options scored %s (answer.add_bos %s)%n",
           plan.bosTokenId() == null ? "without BOS" : "after BOS (token " + plan.bosTokenId() + ")",
           options.addBos());
+    }
+    if (plan.endpoint() != null) {
+      out.printf(
+          Locale.ROOT,
+          "  endpoint %s: %s at %s%s%n",
+          plan.endpoint().label(),
+          plan.endpoint().model(),
+          plan.llm().client().baseUrl(),
+          plan.mode() == AnswerMode.LOGLIKELIHOOD
+              ? ", loglikelihood through /completions with prompts as "
+                  + (plan.endpoint().tokenized() ? "token ids" : "text")
+                  + (plan.endpoint().maxLength() == null
+                      ? ""
+                      : ", cut to max_length " + plan.endpoint().maxLength())
+              : "");
     }
     if (!plan.trainedOn().describe().isEmpty()) {
       out.println("  model trained on " + plan.trainedOn().describe());

@@ -106,7 +106,8 @@ final class LoglikelihoodAnswers implements FlatMapFunction<Iterator<Row>, Row> 
     return out.iterator();
   }
 
-  private static String choice(AnswerInput input, int index) {
+  /** The answer an option index stands for: its label for label questions, else its letter. */
+  static String choice(AnswerInput input, int index) {
     return AnswerTypes.LABEL.equals(input.answerType())
         ? input.options().get(index)
         : AnswerTypes.letter(index);

@@ -6,8 +6,10 @@ import dev.infuse.udfs.answer.AnswerInput;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -127,6 +129,21 @@ final class PredictionRows implements Serializable {
         null,
         payload,
         reason);
+  }
+
+  /**
+   * Questions that could not be asked, {@code (question_id, payload, reason)}, as rejection rows of
+   * {@link #SCHEMA}.
+   */
+  Dataset<Row> rejections(SparkSession spark, Dataset<Row> unasked, String benchmark) {
+    return spark.createDataFrame(
+        unasked
+            .javaRDD()
+            .map(
+                r ->
+                    reject(
+                        r.getAs("question_id"), benchmark, r.getAs("payload"), r.getAs("reason"))),
+        SCHEMA);
   }
 
   private static StructType schema() {

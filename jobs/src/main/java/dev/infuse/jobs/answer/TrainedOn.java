@@ -3,6 +3,8 @@ package dev.infuse.jobs.answer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.infuse.jobs.config.ConfigException;
+import dev.infuse.jobs.shards.ShardBuildInfo;
+import dev.infuse.jobs.shards.SyntheticTokenCounts;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.file.Files;
@@ -37,6 +39,28 @@ public record TrainedOn(
 
   /** Nothing known: an untrained model, or a directory without train_info.json. */
   public static final TrainedOn NONE = new TrainedOn(null, null, null, null, null);
+
+  /** Only the count as written to the shards: an endpoint model's {@code synthetic_tokens}. */
+  public static TrainedOn ofSyntheticTokens(long syntheticTokens) {
+    return new TrainedOn(syntheticTokens, null, null, null, null);
+  }
+
+  /**
+   * What a model trained on a shard build saw, from the build's info.json: the same values {@code
+   * train --shards} copies into train_info.json, so a model trained elsewhere on the build (an
+   * endpoint model's {@code shards}) sits on the same scaling axis as one Infuse trained.
+   */
+  public static TrainedOn ofShardBuild(ShardBuildInfo info) {
+    SyntheticTokenCounts counts = info.syntheticTokenCounts();
+    return counts == null
+        ? new TrainedOn(info.syntheticTokens(), null, null, null, null)
+        : new TrainedOn(
+            info.syntheticTokens(),
+            counts.unique(),
+            counts.seen(),
+            counts.tokenizer(),
+            counts.generator());
+  }
 
   /** The model directory's train_info.json, or {@link #NONE} when it has none. */
   public static TrainedOn read(Path modelDir) {

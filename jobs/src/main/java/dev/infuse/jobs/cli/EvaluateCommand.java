@@ -52,7 +52,10 @@ public final class EvaluateCommand implements Callable<Integer> {
       names = "--models",
       paramLabel = "DIR",
       split = ",",
-      description = "Model directories from train, smallest sweep point first.")
+      description =
+          "Model directories from train, smallest sweep point first (models served by an"
+              + " OpenAI-compatible endpoint: mappings in evaluate.models, see"
+              + " docs/EXTERNAL_TRAINING.md).")
   @ConfigKey("evaluate.models")
   List<String> models;
 

@@ -55,6 +55,10 @@ public final class ConfigLoader {
           .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .setAnnotationIntrospector(new UnwrappedAsNested());
 
+  /** Turns config records into trees with their YAML keys, for {@link #setObject}. */
+  private static final ObjectMapper OBJECTS =
+      new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
+
   private final List<SectionType<?>> sections;
   private final ObjectNode tree;
   private ObjectNode defaults;
@@ -177,6 +181,15 @@ public final class ConfigLoader {
    */
   public ConfigLoader setStrings(String key, List<?> values) {
     parentOf(key).set(lastPart(key), stringArray(values));
+    return this;
+  }
+
+  /**
+   * Sets one key to a value of a config record (a nested section such as {@code answer.endpoint}),
+   * its components as snake_case keys, null ones included; no YAML parsing.
+   */
+  public ConfigLoader setObject(String key, Object value) {
+    parentOf(key).set(lastPart(key), OBJECTS.valueToTree(value));
     return this;
   }
 

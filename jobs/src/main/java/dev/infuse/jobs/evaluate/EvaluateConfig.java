@@ -6,6 +6,7 @@ import dev.infuse.udfs.answer.Setting;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The {@code evaluate} section: the whole evaluation of Synthetic Mixed Training from one config,
@@ -14,8 +15,9 @@ import java.util.List;
  * @param benchmarks questions.benchmark of each benchmark evaluated (quality, longhealth,
  *     financebench, ...)
  * @param settings the answer settings run on every benchmark
- * @param models the trained settings' model directories from {@code train}; several trained on
- *     different synthetic token counts are a sweep, fitted by {@code fit-scaling}
+ * @param models the trained settings' models: directories from {@code train}, or models served by
+ *     OpenAI-compatible endpoints ({@link EvaluateModel}); several trained on different synthetic
+ *     token counts are a sweep, fitted by {@code fit-scaling}
  * @param compare setting pairs {@code [[a, b], ...]} compared (b - a) on every benchmark; a trained
  *     setting stands for the last model of {@code models}; a pair with a setting not run is skipped
  * @param ragRecipes config files (relative to the Infuse home), one per RAG recipe, each layered
@@ -30,7 +32,7 @@ import java.util.List;
 public record EvaluateConfig(
     List<String> benchmarks,
     List<Setting> settings,
-    List<String> models,
+    List<EvaluateModel> models,
     List<List<Setting>> compare,
     List<String> ragRecipes,
     List<Setting> ragRecipeSettings,
@@ -56,9 +58,28 @@ public record EvaluateConfig(
     if (settings.size() != new HashSet<>(settings).size()) {
       problems.add("settings: got " + settings + ", expected each setting once");
     }
-    for (String model : models) {
-      if (model == null || model.isBlank()) {
-        problems.add("models: got an empty entry in " + models + ", expected model directories");
+    Set<String> labels = new HashSet<>();
+    for (int i = 0; i < models.size(); i++) {
+      EvaluateModel model = models.get(i);
+      if (model == null || model.dir() != null && model.dir().isBlank()) {
+        problems.add(
+            "models["
+                + i
+                + "]: got an empty entry in "
+                + models
+                + ", expected a model directory or an endpoint mapping");
+        continue;
+      }
+      for (String problem : model.problems()) {
+        problems.add("models[" + i + "]" + problem);
+      }
+      if (model.problems().isEmpty() && !labels.add(model.label())) {
+        problems.add(
+            "models["
+                + i
+                + "]: got "
+                + model.label()
+                + " a second time, expected each model once (give endpoint models distinct names)");
       }
     }
     for (String file : ragRecipes) {

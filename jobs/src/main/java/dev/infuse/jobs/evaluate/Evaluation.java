@@ -4,6 +4,8 @@ import static org.apache.spark.sql.functions.col;
 
 import dev.infuse.jobs.answer.AnswerConfig;
 import dev.infuse.jobs.answer.AnswerJob;
+import dev.infuse.jobs.answer.AnswerMode;
+import dev.infuse.jobs.answer.EndpointModel;
 import dev.infuse.jobs.answer.TrainedOn;
 import dev.infuse.jobs.chunk.ChunkJob;
 import dev.infuse.jobs.chunk.RagConfig;
@@ -23,8 +25,10 @@ import dev.infuse.jobs.score.FitScalingJob;
 import dev.infuse.jobs.score.ScoreConfig;
 import dev.infuse.jobs.score.ScoreJob;
 import dev.infuse.jobs.train.TrainJob;
+import dev.infuse.udfs.answer.PromptFormats;
 import dev.infuse.udfs.answer.Setting;
 import dev.infuse.udfs.lm.ModelDirectory;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,6 +40,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.Row;
 
 /**
@@ -61,13 +67,15 @@ public final class Evaluation {
   private final boolean chunk;
 
   /**
-   * A model of the sweep: the directory as configured, where it is, and what its train_info.json
+   * A model of the sweep: a directory as configured and where it is, or an endpoint; and what its
+   * train_info.json (a directory) or its shard build's info.json or synthetic_tokens (an endpoint)
    * says about its synthetic data.
    */
-  public record Model(String dir, Path path, TrainedOn trainedOn) {
+  public record Model(String dir, Path path, EndpointModel endpoint, TrainedOn trainedOn) {
     String label() {
       String trained = trainedOn.describe();
-      return dir + (trained.isEmpty() ? "" : " (" + trained + ")");
+      String name = endpoint == null ? dir : endpoint.toString();
+      return name + (trained.isEmpty() ? "" : " (" + trained + ")");
     }
 
     /** train_info.json synthetic_tokens: tokens written to its shards. */
@@ -136,20 +144,43 @@ public final class Evaluation {
               + ", expected one or more model directories"
               + " written by train");
     }
-    for (String dir : trained.isEmpty() ? List.<String>of() : options.models()) {
+    List<EvaluateModel> entries = trained.isEmpty() ? List.of() : options.models();
+    Configuration hadoop = hadoopConfiguration(config);
+    for (int i = 0; i < entries.size(); i++) {
+      EvaluateModel entry = entries.get(i);
+      if (entry.endpoint() != null) {
+        String option = "evaluate.models[" + i + "]";
+        EndpointModel endpoint = entry.endpoint();
+        String problem = endpointProblem(config, hadoop, endpoint, option);
+        if (problem != null) {
+          problems.add(problem);
+          continue;
+        }
+        try {
+          found.add(
+              new Model(
+                  null, null, endpoint, endpoint.trainedOn(config.warehouse(), hadoop, option)));
+        } catch (ConfigException e) {
+          problems.addAll(e.problems());
+        }
+        continue;
+      }
+      String dir = entry.dir();
       Path path = TrainJob.modelDir(config.warehouse(), dir);
       if (!Files.isRegularFile(path.resolve(ModelDirectory.CONFIG))) {
         problems.add(
-            "evaluate.models: got "
+            "evaluate.models["
+                + i
+                + "]: got "
                 + dir
                 + " ("
                 + path
                 + "), expected a model directory written by train"
                 + " (with "
                 + ModelDirectory.CONFIG
-                + ")");
+                + "), or an endpoint mapping {name, base_url, model, ...}");
       } else {
-        found.add(new Model(dir, path, TrainedOn.read(path)));
+        found.add(new Model(dir, path, null, TrainedOn.read(path)));
       }
     }
     if (!problems.isEmpty()) {
@@ -169,7 +200,17 @@ public final class Evaluation {
       }
     }
     this.fit = countsByGenerator.values().stream().anyMatch(tokens -> tokens.size() >= 2);
-    if (!fit && models.size() >= 2 && !countsByGenerator.isEmpty()) {
+    if (!fit && models.size() >= 2 && countsByGenerator.size() > 1) {
+      // Each generator is its own line, and none has two points.
+      this.notFitted =
+          "no scaling fit: each generator's models take one "
+              + count
+              + " synthetic token count "
+              + countsByGenerator
+              + ", and models of different generators are fitted apart (an endpoint model with"
+              + " synthetic_tokens alone has no generator: name its shards build instead, whose"
+              + " info.json gives the generator and the unique and seen counts)";
+    } else if (!fit && models.size() >= 2 && !countsByGenerator.isEmpty()) {
       this.notFitted =
           "no scaling fit: per generator, the models' "
               + count
@@ -186,6 +227,67 @@ public final class Evaluation {
 
   public List<Model> models() {
     return models;
+  }
+
+  /**
+   * What stops an endpoint model from being answered in this evaluation, checked before any job
+   * runs: log-likelihood (answer.mode auto on a choice benchmark, or loglikelihood) needs its
+   * tokenizer, which must exist. Null when nothing does.
+   */
+  private static String endpointProblem(
+      InfuseConfig config, Configuration hadoop, EndpointModel endpoint, String option) {
+    AnswerMode mode = config.section(AnswerConfig.class).mode();
+    List<String> scored = new ArrayList<>();
+    for (String benchmark : config.section(EvaluateConfig.class).benchmarks()) {
+      if (PromptFormats.benchmarks().contains(benchmark)
+          && PromptFormats.forBenchmark(benchmark).supportsLoglikelihood()
+          && (mode == AnswerMode.AUTO || mode == AnswerMode.LOGLIKELIHOOD)) {
+        scored.add(benchmark);
+      }
+    }
+    if (scored.isEmpty()) {
+      return null;
+    }
+    if (endpoint.tokenizer() == null) {
+      return option
+          + ".tokenizer: got nothing for endpoint model "
+          + endpoint.label()
+          + ", expected the served model's tokenizer.json: answer.mode "
+          + mode
+          + " scores "
+          + String.join(", ", scored)
+          + " by log-likelihood, which counts the context's and the continuation's tokens with"
+          + " it (or set answer.mode=generate)";
+    }
+    org.apache.hadoop.fs.Path tokenizer = new org.apache.hadoop.fs.Path(endpoint.tokenizer());
+    try {
+      FileSystem fs = tokenizer.getFileSystem(hadoop);
+      if (!fs.exists(tokenizer)) {
+        return option
+            + ".tokenizer: got "
+            + endpoint.tokenizer()
+            + ", which does not exist; expected the served model's tokenizer.json (or a directory"
+            + " holding one)";
+      }
+    } catch (IOException e) {
+      return option + ".tokenizer: cannot read " + endpoint.tokenizer() + ": " + e.getMessage();
+    }
+    return null;
+  }
+
+  /** The Hadoop configuration the session will have: defaults plus spark.hadoop.* of spark.conf. */
+  private static Configuration hadoopConfiguration(InfuseConfig config) {
+    Configuration hadoop = new Configuration();
+    config
+        .spark()
+        .conf()
+        .forEach(
+            (key, value) -> {
+              if (key.startsWith("spark.hadoop.")) {
+                hadoop.set(key.substring("spark.hadoop.".length()), String.valueOf(value));
+              }
+            });
+    return hadoop;
   }
 
   /**
@@ -413,8 +515,10 @@ public final class Evaluation {
             recipe.applyTo(loader);
           }
           loader.setString("answer.benchmark", benchmark).setString("answer.setting", setting.id());
-          if (model != null) {
-            loader.setString("answer.model_dir", model.dir());
+          if (model != null && model.endpoint() != null) {
+            loader.set("answer.model_dir=null").setObject("answer.endpoint", model.endpoint());
+          } else if (model != null) {
+            loader.set("answer.endpoint=null").setString("answer.model_dir", model.dir());
           }
           if (setting.rag() && retrieves()) {
             InfuseConfig recipeConfig = layered(steps, recipe);

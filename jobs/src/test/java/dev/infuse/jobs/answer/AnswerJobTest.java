@@ -17,6 +17,7 @@ import dev.infuse.udfs.lm.CausalLm;
 import dev.infuse.udfs.lm.LogLikelihoodScorer;
 import dev.infuse.udfs.lm.ModelDirectory;
 import dev.infuse.udfs.lm.MultipleChoiceScore;
+import dev.infuse.udfs.text.Tokenizers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -442,6 +443,259 @@ class AnswerJobTest {
     assertThat(generated.<String>getAs("prompt_version")).isEqualTo("quality-mcq@1");
     assertThat(generated.<String>getAs("llm_call_key")).isNotNull();
     assertThat(generated.<Boolean>getAs("correct")).isNotNull();
+  }
+
+  /**
+   * A trained model behind an OpenAI-compatible server (here the loopback one, whose model scores
+   * each prompt token by a hash of it and the token before): every option of every question is one
+   * completions request through the LLM layer, and the option scores and the answer equal what this
+   * test computes from the served model's definition and its tokenizer.json; a rerun asks nothing;
+   * text prompts score the same.
+   */
+  @Test
+  void aTrainedEndpointIsScoredByLogLikelihoodThroughTheCompletionsApi() throws Exception {
+    Path tokenizer = SparkTestSession.tempDir("endpoint-tokenizer").resolve("tokenizer.json");
+    Files.write(tokenizer, Tokenizers.defaultTokenizerJson());
+    try (FakeOpenAiServer server = new FakeOpenAiServer()) {
+      server.setCompletionsTokenizer(AnswerJobTest::ids);
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "answer",
+                  "--warehouse",
+                  warehouse,
+                  "--benchmark",
+                  "quality",
+                  "--setting",
+                  "trained",
+                  "--max-questions",
+                  "3",
+                  "--set",
+                  "llm.initial_backoff_millis=10",
+                  "--set",
+                  "answer.endpoint.name=smt-ep-5k",
+                  "--set",
+                  "answer.endpoint.base_url=" + server.baseUrl(),
+                  "--set",
+                  "answer.endpoint.model=smt-served",
+                  "--set",
+                  "answer.endpoint.synthetic_tokens=5000",
+                  "--set",
+                  "answer.endpoint.tokenizer=" + tokenizer));
+      CliResult result = SparkTestSession.cli(args.toArray(String[]::new));
+      assertThat(result.code()).as(result.toString()).isZero();
+      assertThat(result.out())
+          .contains("openai:smt-served in loglikelihood mode")
+          .contains("endpoint smt-ep-5k: smt-served at " + server.baseUrl())
+          .contains("prompts as token ids")
+          .contains("5000 synthetic token(s)");
+      assertThat(server.completionRequests()).as("3 questions x 4 options").isEqualTo(12);
+
+      Map<String, Row> documents =
+          new Warehouse(SPARK, warehouse)
+              .read("documents").collectAsList().stream()
+                  .collect(Collectors.toMap(r -> r.getAs("doc_id"), r -> r, (a, b) -> a));
+      PromptFormat format = PromptFormats.forBenchmark("quality");
+      Map<String, String> gold = gold();
+      List<Row> predictions = predictionsOf(result);
+      assertThat(predictions).hasSize(3);
+      for (Row p : predictions) {
+        Row question =
+            new Warehouse(SPARK, warehouse)
+                .read("questions")
+                .filter("question_id = '" + p.getAs("question_id") + "'")
+                .head();
+        AnswerInput input =
+            new AnswerInput(
+                question.getAs("question_id"),
+                "quality",
+                "mcq",
+                question.getAs("question"),
+                question.getList(question.fieldIndex("options")),
+                documents.get(question.<String>getAs("doc_id")).getAs("title"),
+                null,
+                List.of());
+        String context = format.loglikelihoodContext(input);
+        List<String> choices = format.loglikelihoodChoices(input);
+        double[] expected = new double[choices.size()];
+        for (int i = 0; i < choices.size(); i++) {
+          expected[i] = referenceLogLikelihood(context, " " + choices.get(i));
+        }
+        List<Double> scores = p.getList(p.fieldIndex("option_scores"));
+        assertThat(scores).hasSize(4);
+        for (int i = 0; i < 4; i++) {
+          assertThat(scores.get(i)).isCloseTo(expected[i], within(1e-9));
+        }
+        int best = 0;
+        for (int i = 1; i < expected.length; i++) {
+          best = expected[i] > expected[best] ? i : best;
+        }
+        String letter = String.valueOf((char) ('A' + best));
+        assertThat(p.<String>getAs("parsed_answer")).isEqualTo(letter);
+        assertThat(p.<Boolean>getAs("correct"))
+            .isEqualTo(letter.equals(gold.get(p.<String>getAs("question_id"))));
+        assertThat(p.<String>getAs("answer_mode")).isEqualTo("loglikelihood");
+        assertThat(p.<String>getAs("prompt_version")).isEqualTo("quality-mcq-ll@1");
+        assertThat(p.<String>getAs("backend")).isEqualTo("openai");
+        assertThat(p.<String>getAs("model")).isEqualTo("smt-served");
+        assertThat(p.<String>getAs("setting")).isEqualTo("trained");
+        assertThat(p.<Long>getAs("synthetic_tokens")).isEqualTo(5000L);
+      }
+      Row run =
+          new Warehouse(SPARK, warehouse)
+              .read("runs")
+              .filter("run_id = '" + runId(result) + "'")
+              .head();
+      Map<String, Long> counts = run.getJavaMap(run.fieldIndex("counts"));
+      assertThat(counts)
+          .containsEntry("llm.requests", 12L)
+          .containsEntry("loglikelihood.add_bos", 0L)
+          .containsEntry("loglikelihood.tokenized_requests", 1L);
+
+      CliResult again = SparkTestSession.cli(args.toArray(String[]::new));
+      assertThat(again.code()).as(again.toString()).isZero();
+      assertThat(again.out()).contains("12 cached, 0 called");
+      assertThat(server.completionRequests())
+          .as("a rerun is answered from llm_calls")
+          .isEqualTo(12);
+      assertThat(optionScores(predictionsOf(again))).isEqualTo(optionScores(predictions));
+
+      args.addAll(List.of("--set", "answer.endpoint.tokenized_requests=false"));
+      CliResult text = SparkTestSession.cli(args.toArray(String[]::new));
+      assertThat(text.code()).as(text.toString()).isZero();
+      assertThat(text.out()).contains("prompts as text");
+      assertThat(server.completionRequests()).as("text prompts are other requests").isEqualTo(24);
+      assertThat(optionScores(predictionsOf(text))).isEqualTo(optionScores(predictions));
+    }
+  }
+
+  @Test
+  void aTrainedEndpointAnswersByGenerationAndAServerWithoutPromptLogprobsFailsClearly()
+      throws Exception {
+    Path tokenizer = SparkTestSession.tempDir("endpoint-tokenizer").resolve("tokenizer.json");
+    Files.write(tokenizer, Tokenizers.defaultTokenizerJson());
+    try (FakeOpenAiServer server = new FakeOpenAiServer()) {
+      server.setResponder(request -> "Having read it, the answer is (C).");
+      String[] endpoint = {
+        "--set",
+        "llm.initial_backoff_millis=10",
+        "--set",
+        "answer.endpoint.base_url=" + server.baseUrl(),
+        "--set",
+        "answer.endpoint.model=tgi-like",
+        "--set",
+        "answer.endpoint.tokenizer=" + tokenizer
+      };
+      CliResult generate =
+          SparkTestSession.cli(
+              concat(
+                  new String[] {
+                    "answer",
+                    "--warehouse",
+                    warehouse,
+                    "--benchmark",
+                    "quality",
+                    "--setting",
+                    "trained",
+                    "--mode",
+                    "generate",
+                    "--max-questions",
+                    "2"
+                  },
+                  endpoint));
+      assertThat(generate.code()).as(generate.toString()).isZero();
+      assertThat(server.completionRequests()).isZero();
+      assertThat(server.received())
+          .hasSize(2)
+          .allMatch(r -> r.path().equals(FakeOpenAiServer.PATH));
+      for (Row p : predictionsOf(generate)) {
+        assertThat(p.<String>getAs("answer_mode")).isEqualTo("generate");
+        assertThat(p.<String>getAs("backend")).isEqualTo("openai");
+        assertThat(p.<String>getAs("model")).isEqualTo("tgi-like");
+        assertThat(p.<String>getAs("parsed_answer")).isEqualTo("C");
+        assertThat(p.<String>getAs("llm_call_key")).isNotNull();
+      }
+
+      // The same server cannot echo prompt log-probabilities: the run fails once, naming the
+      // setting to change, and its questions are quarantined with the reason.
+      server.withoutPromptLogprobs();
+      CliResult scored =
+          SparkTestSession.cli(
+              concat(
+                  new String[] {
+                    "answer",
+                    "--warehouse",
+                    warehouse,
+                    "--benchmark",
+                    "quality",
+                    "--setting",
+                    "trained",
+                    "--max-questions",
+                    "2"
+                  },
+                  endpoint));
+      assertThat(scored.code()).as(scored.toString()).isEqualTo(1);
+      assertThat(scored.err())
+          .contains("tgi-like at " + server.baseUrl() + " cannot score answer.mode loglikelihood")
+          .contains(dev.infuse.udfs.llm.LoglikelihoodPrompt.NO_PROMPT_LOGPROBS)
+          .contains("set answer.mode=generate");
+      assertThat(scored.out()).contains("2 question(s): 0 answered, 2 quarantined");
+      assertThat(server.completionRequests()).as("each option once, never retried").isEqualTo(8);
+
+      CliResult noTokenizer =
+          SparkTestSession.cli(
+              "answer",
+              "--warehouse",
+              warehouse,
+              "--benchmark",
+              "quality",
+              "--setting",
+              "trained",
+              "--set",
+              "answer.endpoint.base_url=" + server.baseUrl(),
+              "--set",
+              "answer.endpoint.model=tgi-like");
+      assertThat(noTokenizer.code()).isEqualTo(2);
+      assertThat(noTokenizer.err())
+          .contains("answer.endpoint.tokenizer: got nothing for tgi-like in loglikelihood mode")
+          .contains("or answer.mode=generate");
+    }
+  }
+
+  /**
+   * The served model's log-likelihood of {@code continuation} after {@code context}, from its
+   * definition ({@link FakeOpenAiServer#promptLogprob}) and the harness's rule for the tokens: the
+   * context's trailing whitespace moves to the continuation, whose tokens are those after the
+   * context's.
+   */
+  private static double referenceLogLikelihood(String context, String continuation) {
+    String trimmed = context.stripTrailing();
+    long[] ctx = ids(trimmed);
+    long[] whole = ids(context + continuation);
+    double sum = 0;
+    for (int j = ctx.length; j < whole.length; j++) {
+      sum += FakeOpenAiServer.promptLogprob(whole[j - 1], whole[j]);
+    }
+    return sum;
+  }
+
+  private static long[] ids(String text) {
+    return java.util.Arrays.stream(Tokenizers.defaultTokenizer().ids(text))
+        .asLongStream()
+        .toArray();
+  }
+
+  private static Map<String, List<Double>> optionScores(List<Row> predictions) {
+    return predictions.stream()
+        .collect(
+            Collectors.toMap(
+                r -> r.getAs("question_id"), r -> r.getList(r.fieldIndex("option_scores"))));
+  }
+
+  private static String[] concat(String[] a, String[] b) {
+    String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
   }
 
   @Test

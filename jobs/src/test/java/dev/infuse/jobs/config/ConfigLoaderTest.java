@@ -2,6 +2,7 @@ package dev.infuse.jobs.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.chunk.ChunkConfig;
@@ -59,7 +60,99 @@ class ConfigLoaderTest {
     assertThat(config.section(ScoreConfig.class).runs()).containsExactly("true", "1e3", "[x]");
     assertThat(config.section(ScoreConfig.class).compare())
         .containsExactly(java.util.List.of("no", "0x10"));
-    assertThat(config.section(EvaluateConfig.class).models()).containsExactly("models/a, b");
+    assertThat(config.section(EvaluateConfig.class).models())
+        .extracting(dev.infuse.jobs.evaluate.EvaluateModel::dir)
+        .containsExactly("models/a, b");
+  }
+
+  @Test
+  void evaluateModelsTakeDirectoriesAndEndpointMappingsAndNameEachBadEntryByIndexAndKey()
+      throws Exception {
+    InfuseConfig config =
+        JobCatalog.configLoader()
+            .set(
+                "evaluate.models=[models/tiny, {name: smt-100m, base_url: 'http://gpu-box:8000/v1',"
+                    + " model: llama3-8b-smt, api_key_env: VLLM_KEY, synthetic_tokens: 100000000,"
+                    + " tokenizer: /models/llama3/tokenizer.json, max_length: 8192}]")
+            .load();
+    java.util.List<dev.infuse.jobs.evaluate.EvaluateModel> models =
+        config.section(EvaluateConfig.class).models();
+    assertThat(models.get(0).dir()).isEqualTo("models/tiny");
+    assertThat(models.get(0).endpoint()).isNull();
+    dev.infuse.jobs.answer.EndpointModel endpoint = models.get(1).endpoint();
+    assertThat(endpoint.label()).isEqualTo("smt-100m");
+    assertThat(endpoint.baseUrl()).isEqualTo("http://gpu-box:8000/v1");
+    assertThat(endpoint.model()).isEqualTo("llama3-8b-smt");
+    assertThat(endpoint.syntheticTokens()).isEqualTo(100_000_000L);
+    assertThat(endpoint.maxLength()).isEqualTo(8192);
+    assertThat(endpoint.tokenized()).as("token ids by default, as the harness").isTrue();
+    // The run record keeps a directory as the string it was, and an endpoint as its keys.
+    com.fasterxml.jackson.databind.JsonNode recorded =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(ConfigJson.canonical(config))
+            .at("/evaluate/models");
+    assertThat(recorded.get(0).asText()).isEqualTo("models/tiny");
+    assertThat(recorded.get(1).get("base_url").asText()).isEqualTo("http://gpu-box:8000/v1");
+    assertThat(recorded.get(1).get("api_key_env").asText()).isEqualTo("VLLM_KEY");
+    assertThat(recorded.get(1).get("synthetic_tokens").asLong()).isEqualTo(100_000_000L);
+
+    ConfigException bad =
+        (ConfigException)
+            catchThrowable(
+                () ->
+                    JobCatalog.configLoader()
+                        .set(
+                            "evaluate.models=[models/a, {name: a2, base_ur: 'http://x:1/v1',"
+                                + " model: m}, {name: a3, base_url: 'ftp://x/v1', model: m,"
+                                + " synthetic_tokens: many, api_key_env: 'sk-secret-123'},"
+                                + " {name: a4, base_url: 'http://x:1/v1', model: m,"
+                                + " synthetic_tokens: 5, shards: shards/x}, 42,"
+                                + " {name: a5, base_url: 'http://x:1/v1'}]")
+                        .load());
+    assertThat(bad.problems())
+        .contains(
+            "evaluate.models[1]: unknown key 'base_ur'; did you mean 'base_url'? Valid keys of an"
+                + " endpoint model: name, base_url, model, api_key_env, synthetic_tokens,"
+                + " tokenizer, shards, max_length, tokenized_requests",
+            "evaluate.models[1].base_url: got nothing, expected the server's OpenAI-compatible"
+                + " URL, e.g. http://gpu-box:8000/v1",
+            "evaluate.models[2].synthetic_tokens: got 'many', expected an integer",
+            "evaluate.models[2].base_url: got 'ftp://x/v1', expected an http or https URL, e.g."
+                + " http://gpu-box:8000/v1",
+            "evaluate.models[3].synthetic_tokens: got 5 with shards shards/x, expected one of"
+                + " them: shards reads synthetic_tokens (and the unique and seen counts) from the"
+                + " build's info.json",
+            "evaluate.models[5].model: got nothing, expected the model name the server serves"
+                + " (vLLM's --served-model-name)");
+    assertThat(bad.problems())
+        .anyMatch(p -> p.startsWith("evaluate.models[4]: got 42, expected a model directory"))
+        .anyMatch(p -> p.startsWith("evaluate.models[2].api_key_env: got a value that is not"));
+    // A key pasted where its variable's name belongs is never echoed.
+    assertThat(bad.getMessage()).doesNotContain("sk-secret-123");
+
+    // answer.endpoint is the same record, checked with the section's keys.
+    ConfigException answer =
+        (ConfigException)
+            catchThrowable(
+                () ->
+                    JobCatalog.configLoader()
+                        .set("answer.endpoint.base_url=http://x:1/v1")
+                        .set("answer.endpoint.max_length=2")
+                        .set("answer.model_dir=models/tiny")
+                        .load());
+    assertThat(answer.problems())
+        .contains(
+            "answer.endpoint.model: got nothing, expected the model name the server serves"
+                + " (vLLM's --served-model-name)",
+            "answer.endpoint.max_length: got 2, expected the server's maximum model length (>= 3),"
+                + " or no max_length");
+    assertThat(answer.problems())
+        .anyMatch(
+            p ->
+                p.startsWith("answer.endpoint: got")
+                    && p.endsWith(
+                        "with model_dir models/tiny, expected one trained model: a model directory"
+                            + " or an endpoint"));
   }
 
   @Test

@@ -86,6 +86,16 @@ public final class DjlClient implements LlmClient {
   @Override
   public CompletableFuture<ChatResponse> complete(ChatRequest request) {
     Objects.requireNonNull(request, "request");
+    if (request.loglikelihood() != null) {
+      return CompletableFuture.failedFuture(
+          new LlmCallException(
+              "djl: cannot serve a completions log-likelihood request: the djl backend scores"
+                  + " options in the executor JVM (answer.mode loglikelihood with a model"
+                  + " directory); only the openai backend sends them",
+              0,
+              0,
+              null));
+    }
     Pending pending;
     try {
       pending = new Pending(request);

@@ -54,6 +54,15 @@ public final class ExtractiveClient implements LlmClient {
    */
   @Override
   public CompletableFuture<ChatResponse> complete(ChatRequest request) {
+    if (request.loglikelihood() != null) {
+      return CompletableFuture.failedFuture(
+          new LlmCallException(
+              "extractive: cannot serve a log-likelihood request: the model-free backend has no"
+                  + " token probabilities; only the openai backend sends them",
+              0,
+              0,
+              null));
+    }
     long started = System.nanoTime();
     try {
       GenerationParams params = request.params();

@@ -79,6 +79,25 @@ public record LlmSettings(
   }
 
   /**
+   * The same limits for another OpenAI-compatible endpoint: a trained model served over HTTP
+   * answering through the openai backend.
+   */
+  public LlmSettings withEndpoint(String newBaseUrl, String newModel, String newApiKeyEnv) {
+    return new LlmSettings(
+        LlmBackend.OPENAI,
+        newBaseUrl,
+        newModel,
+        newApiKeyEnv,
+        maxConcurrency,
+        requestTimeoutSeconds,
+        rowTimeoutSeconds,
+        maxAttempts,
+        initialBackoffMillis,
+        maxBackoffMillis,
+        device);
+  }
+
+  /**
    * Every value no client can work with, as "key: got X, expected Y" with the {@code llm} section's
    * YAML keys; empty when valid. The base URL and API key are checked by the backend that needs
    * them.

@@ -38,10 +38,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Any OpenAI-compatible chat-completions server (OpenAI, vLLM, llama.cpp, TGI…) over the JDK HTTP
- * client. Built once per executor JVM ({@link LlmClients}), it bounds its own in-flight rows,
- * retries what is transient (429, 5xx, timeouts, dropped connections, truncated bodies) with
- * jittered exponential backoff that honours {@code Retry-After}, and fails the rest at once.
+ * Any OpenAI-compatible server (OpenAI, vLLM, SGLang, llama.cpp, TGI…) over the JDK HTTP client:
+ * chat completions at {@code <base_url>/chat/completions}, and log-likelihood requests ({@link
+ * ChatRequest#loglikelihood()}) at {@code <base_url>/completions} with echoed prompt
+ * log-probabilities, as lm-evaluation-harness's {@code local-completions} model asks them. Built
+ * once per executor JVM ({@link LlmClients}), it bounds its own in-flight rows, retries what is
+ * transient (429, 5xx, timeouts, dropped connections, truncated bodies) with jittered exponential
+ * backoff that honours {@code Retry-After}, and fails the rest at once.
  *
  * <p>A row holds one of {@code maxConcurrency} permits from its first attempt to its last, backoff
  * included, so a rate-limited server sees fewer requests rather than the same load retried. The row
@@ -53,6 +56,7 @@ public final class OpenAiClient implements LlmClient {
 
   private final LlmSettings settings;
   private final URI endpoint;
+  private final URI completionsEndpoint;
   private final String apiKey;
   private final ExecutorService httpExecutor;
   private final ScheduledThreadPoolExecutor scheduler;
@@ -72,7 +76,8 @@ public final class OpenAiClient implements LlmClient {
    */
   OpenAiClient(LlmSettings settings, Function<String, String> env) {
     this.settings = validate(settings);
-    this.endpoint = endpoint(settings.baseUrl());
+    this.endpoint = endpoint(settings.baseUrl(), "/chat/completions");
+    this.completionsEndpoint = endpoint(settings.baseUrl(), "/completions");
     this.apiKey = apiKey(settings.apiKeyEnv(), env);
     this.httpExecutor = Executors.newCachedThreadPool(daemonThreads("infuse-openai-http"));
     this.scheduler = new ScheduledThreadPoolExecutor(1, daemonThreads("infuse-openai-scheduler"));
@@ -108,12 +113,19 @@ public final class OpenAiClient implements LlmClient {
     Objects.requireNonNull(request, "request");
     byte[] body;
     try {
-      body = OpenAiWire.encodeRequest(request, settings.model());
+      body =
+          request.loglikelihood() == null
+              ? OpenAiWire.encodeRequest(request, settings.model())
+              : OpenAiWire.encodeCompletionRequest(request, settings.model());
     } catch (IllegalArgumentException e) {
       return CompletableFuture.failedFuture(
           new LlmCallException("openai: cannot send the request: " + e.getMessage(), 0, 0, e));
     }
-    Row row = new Row(body);
+    Row row =
+        new Row(
+            body,
+            request.loglikelihood(),
+            request.loglikelihood() == null ? endpoint : completionsEndpoint);
     live.add(row);
     row.result.whenComplete((response, error) -> finished(row));
     if (closed) {
@@ -201,7 +213,7 @@ public final class OpenAiClient implements LlmClient {
     }
     int attempt = row.attempts.incrementAndGet();
     HttpRequest.Builder request =
-        HttpRequest.newBuilder(endpoint)
+        HttpRequest.newBuilder(row.endpoint)
             .timeout(Duration.ofSeconds(settings.requestTimeoutSeconds()))
             .header("Content-Type", "application/json")
             .header("Accept", "application/json")
@@ -245,7 +257,7 @@ public final class OpenAiClient implements LlmClient {
             attempt,
             new AttemptFailure(
                 "connect to "
-                    + endpoint
+                    + row.endpoint
                     + " timed out after "
                     + settings.requestTimeoutSeconds()
                     + " s",
@@ -259,7 +271,7 @@ public final class OpenAiClient implements LlmClient {
             attempt,
             new AttemptFailure(
                 "request to "
-                    + endpoint
+                    + row.endpoint
                     + " timed out after "
                     + settings.requestTimeoutSeconds()
                     + " s",
@@ -272,16 +284,23 @@ public final class OpenAiClient implements LlmClient {
         throw retrying(
             attempt,
             new AttemptFailure(
-                "connection to " + endpoint + " failed: " + describe(cause), 0, true, -1, cause));
+                "connection to " + row.endpoint + " failed: " + describe(cause),
+                0,
+                true,
+                -1,
+                cause));
       }
       throw new AttemptFailure(
-          "request to " + endpoint + " failed: " + describe(cause), 0, false, -1, cause);
+          "request to " + row.endpoint + " failed: " + describe(cause), 0, false, -1, cause);
     }
     int status = response.statusCode();
     row.lastStatus = status;
     if (status >= 200 && status < 300) {
       try {
-        OpenAiWire.Completion completion = OpenAiWire.decodeResponse(response.body());
+        OpenAiWire.Completion completion =
+            row.loglikelihood == null
+                ? OpenAiWire.decodeResponse(response.body())
+                : OpenAiWire.decodeLoglikelihood(response.body(), row.loglikelihood);
         long latencyMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - row.startNanos);
         return new ChatResponse(
             completion.texts(),
@@ -297,13 +316,20 @@ public final class OpenAiClient implements LlmClient {
                 "malformed HTTP "
                     + status
                     + " response from "
-                    + endpoint
+                    + row.endpoint
                     + ": "
                     + redact(e.getMessage()),
                 status,
                 true,
                 -1,
                 null));
+      } catch (OpenAiWire.UnusableResponseException e) {
+        throw new AttemptFailure(
+            "HTTP " + status + " from " + row.endpoint + ": " + redact(e.getMessage()),
+            status,
+            false,
+            -1,
+            null);
       }
     }
     boolean retryable = status == 429 || status == 408 || status >= 500;
@@ -315,9 +341,19 @@ public final class OpenAiClient implements LlmClient {
             "HTTP "
                 + status
                 + " from "
-                + endpoint
+                + row.endpoint
                 + ": "
-                + redact(OpenAiWire.snippet(response.body())),
+                + redact(OpenAiWire.snippet(response.body()))
+                + (row.loglikelihood != null && !retryable && status != 401 && status != 403
+                    ? " (a log-likelihood request: completions with echo: true, logprobs: "
+                        + LoglikelihoodPrompt.LOGPROBS
+                        + " and max_tokens: "
+                        + LoglikelihoodPrompt.MAX_TOKENS
+                        + "; a server that refuses echo with logprobs cannot score answer.mode"
+                        + " loglikelihood: serve the model with vLLM or SGLang, or set"
+                        + " answer.mode=generate; a prompt over the server's length: set the"
+                        + " endpoint's max_length)"
+                    : ""),
             status,
             retryable,
             retryAfter,
@@ -440,7 +476,7 @@ public final class OpenAiClient implements LlmClient {
     }
   }
 
-  private static URI endpoint(String baseUrl) {
+  private static URI endpoint(String baseUrl, String path) {
     require(
         baseUrl != null && !baseUrl.isBlank(),
         "llm.base_url: got nothing, expected the endpoint, e.g. http://host:8000/v1, for the openai backend");
@@ -449,7 +485,7 @@ public final class OpenAiClient implements LlmClient {
       base = base.substring(0, base.length() - 1);
     }
     try {
-      URI uri = new URI(base + "/chat/completions");
+      URI uri = new URI(base + path);
       require(
           "http".equals(uri.getScheme()) || "https".equals(uri.getScheme()),
           "llm.base_url: got '" + baseUrl + "', expected an http or https URL");
@@ -485,6 +521,8 @@ public final class OpenAiClient implements LlmClient {
   /** One request through its attempts. */
   private static final class Row {
     final byte[] body;
+    final LoglikelihoodPrompt loglikelihood;
+    final URI endpoint;
     final CompletableFuture<ChatResponse> result = new CompletableFuture<>();
     final AtomicInteger attempts = new AtomicInteger();
     final AtomicBoolean attemptRunning = new AtomicBoolean();
@@ -495,8 +533,10 @@ public final class OpenAiClient implements LlmClient {
     volatile Future<?> timer;
     volatile CompletableFuture<?> http;
 
-    Row(byte[] body) {
+    Row(byte[] body, LoglikelihoodPrompt loglikelihood, URI endpoint) {
       this.body = body;
+      this.loglikelihood = loglikelihood;
+      this.endpoint = endpoint;
     }
   }
 }

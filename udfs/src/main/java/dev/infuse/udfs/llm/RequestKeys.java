@@ -13,7 +13,8 @@ import java.util.Objects;
  * messages, sampling settings), so finished calls are found again and never sent twice. The
  * canonical JSON it hashes is also what the jobs store as the call's {@code request}; it holds no
  * API key because a {@link ChatRequest} has none. The request's {@code task} is left out: the
- * messages already hold it.
+ * messages already hold it. A log-likelihood request adds its prompt (token ids or text), the
+ * context/continuation cut and what it asks the server for; a chat request has no such key.
  */
 public final class RequestKeys {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -52,6 +53,21 @@ public final class RequestKeys {
     params.set(
         "jsonSchema",
         p.jsonSchema() == null ? NODES.nullNode() : OpenAiWire.parseSchema(p.jsonSchema()));
+    LoglikelihoodPrompt prompt = request.loglikelihood();
+    if (prompt != null) {
+      // Only log-likelihood requests have it, so every chat request keeps the key it always had.
+      ObjectNode loglikelihood = root.putObject("loglikelihood");
+      if (prompt.tokens() != null) {
+        ArrayNode tokens = loglikelihood.putArray("tokens");
+        prompt.tokens().forEach(tokens::add);
+      } else {
+        loglikelihood.put("text", prompt.text());
+      }
+      loglikelihood.put("contextTokens", prompt.contextTokens());
+      loglikelihood.put("continuationTokens", prompt.continuationTokens());
+      loglikelihood.put("echo", true);
+      loglikelihood.put("logprobs", LoglikelihoodPrompt.LOGPROBS);
+    }
     return CanonicalJson.write(root);
   }
 }

@@ -88,6 +88,23 @@ public enum AddBos {
   }
 
   /**
+   * {@link #resolve(HuggingFaceTokenizer)} for the bytes of a tokenizer.json (an endpoint model's
+   * {@code tokenizer}, read on the driver from any file system).
+   */
+  public Integer resolve(byte[] tokenizerJson) {
+    if (this == FALSE) {
+      return null;
+    }
+    try (HuggingFaceTokenizer tokenizer =
+        HuggingFaceTokenizer.newInstance(
+            new java.io.ByteArrayInputStream(tokenizerJson), TokenIds.UNTRUNCATED)) {
+      return resolve(tokenizer);
+    } catch (IOException e) {
+      throw new UncheckedIOException("tokenizer: cannot read the tokenizer.json bytes", e);
+    }
+  }
+
+  /**
    * The token the tokenizer's post-processor puts before a single text, or null when it puts none.
    */
   public static Integer tokenizerBos(HuggingFaceTokenizer tokenizer) {

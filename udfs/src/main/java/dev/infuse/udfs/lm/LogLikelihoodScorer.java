@@ -16,15 +16,16 @@ import java.util.Objects;
  * multiple-choice scoring ({@code acc}, {@code acc_norm}) built on it, so benchmark numbers
  * computed here line up with the harness's.
  *
- * <p>Tokenization follows the harness's {@code _encode_pair}: trailing whitespace of the context
- * moves to the front of the continuation; the continuation's tokens are those of {@code
- * encode(context + continuation)} after the first {@code len(encode(context))}; an empty context is
- * the EOS token. Encoding adds no special tokens, unless a BOS id is given ({@link AddBos}, the
- * harness from v0.4.9.2): then both encodings start with BOS (never twice), so the context gains it
- * and the continuation's tokens are unchanged, and an empty context is {@code [BOS]} (a
- * continuation that starts with BOS gives its BOS to the context). The model input is {@code
- * (context + continuation)[-(contextLength + 1):][:-1]}: a long context keeps its last tokens.
- * Requests are batched (left-padded, positions from 0 in each row) and scored without a KV cache.
+ * <p>Tokenization follows the harness's {@code _encode_pair} ({@link LogLikelihoodEncoder}, shared
+ * with the completions-API path): trailing whitespace of the context moves to the front of the
+ * continuation; the continuation's tokens are those of {@code encode(context + continuation)} after
+ * the first {@code len(encode(context))}; an empty context is the EOS token. Encoding adds no
+ * special tokens, unless a BOS id is given ({@link AddBos}, the harness from v0.4.9.2): then both
+ * encodings start with BOS (never twice), so the context gains it and the continuation's tokens are
+ * unchanged, and an empty context is {@code [BOS]} (a continuation that starts with BOS gives its
+ * BOS to the context). The model input is {@code (context + continuation)[-(contextLength +
+ * 1):][:-1]}: a long context keeps its last tokens. Requests are batched (left-padded, positions
+ * from 0 in each row) and scored without a KV cache.
  *
  * <p>Thread-safe if the model is.
  */
@@ -35,6 +36,7 @@ public final class LogLikelihoodScorer {
   private final CausalLm model;
   private final int maxBatchRows;
   private final Integer bos;
+  private final LogLikelihoodEncoder encoder;
 
   /**
    * Without BOS (the harness before v0.4.9.2).
@@ -60,6 +62,11 @@ public final class LogLikelihoodScorer {
               + " (the model's vocabulary)");
     }
     this.bos = bosTokenId;
+    this.encoder =
+        new LogLikelihoodEncoder(
+            text -> TokenIds.encode(model.tokenizer(), text),
+            bosTokenId,
+            model.config().eosTokenId());
     if (maxBatchRows < 1) {
       throw new IllegalArgumentException(
           "max batch rows: got " + maxBatchRows + ", expected 1 or more");
@@ -121,49 +128,9 @@ public final class LogLikelihoodScorer {
 
   /** The harness's {@code _encode_pair}, then its left truncation to the context length. */
   Pair encodePair(int index, LogLikelihoodRequest request) {
-    String context = request.context();
-    String continuation = request.continuation();
-    long[] contextIds;
-    long[] continuationIds;
-    if (context.isEmpty() && bos != null) {
-      continuationIds = encode(continuation);
-      // The harness's loglikelihood(): reuse a leading BOS of the continuation as the context.
-      if (continuationIds.length > 0 && continuationIds[0] == bos) {
-        continuationIds = Arrays.copyOfRange(continuationIds, 1, continuationIds.length);
-      }
-      contextIds = new long[] {bos};
-    } else if (context.isEmpty()) {
-      contextIds = new long[] {model.config().eosTokenId()};
-      continuationIds = encode(continuation);
-    } else {
-      int end = context.length();
-      while (end > 0 && isPythonSpace(context.charAt(end - 1))) {
-        end--;
-      }
-      continuation = context.substring(end) + continuation;
-      context = context.substring(0, end);
-      long[] whole = withBos(encode(context + continuation));
-      contextIds = withBos(encode(context));
-      continuationIds =
-          Arrays.copyOfRange(whole, Math.min(contextIds.length, whole.length), whole.length);
-    }
+    LogLikelihoodEncoder.Encoded encoded = encoder.encode(index, request);
+    long[] continuationIds = encoded.continuation();
     int contextLength = model.config().contextLength();
-    if (contextIds.length == 0) {
-      // The harness asserts the same: nothing would predict the first continuation token.
-      throw new IllegalArgumentException(
-          "context of request "
-              + index
-              + ": encodes to no tokens once its trailing"
-              + " whitespace moves to the continuation, expected text, or an empty context to start from EOS");
-    }
-    if (continuationIds.length == 0) {
-      throw new IllegalArgumentException(
-          "continuation of request "
-              + index
-              + ": encodes to no tokens after the context '"
-              + context
-              + "', expected at least one");
-    }
     if (continuationIds.length > contextLength) {
       throw new IllegalArgumentException(
           "continuation of request "
@@ -173,40 +140,15 @@ public final class LogLikelihoodScorer {
               + " tokens, expected at most the model's context length "
               + contextLength);
     }
-    long[] full = Arrays.copyOf(contextIds, contextIds.length + continuationIds.length);
-    System.arraycopy(continuationIds, 0, full, contextIds.length, continuationIds.length);
+    long[] full = encoded.whole();
     int from = Math.max(0, full.length - (contextLength + 1));
     long[] input = Arrays.copyOfRange(full, from, full.length - 1);
     return new Pair(index, input, continuationIds);
   }
 
-  private long[] encode(String text) {
-    return TokenIds.encode(model.tokenizer(), text);
-  }
-
-  /** The BOS before {@code ids}, unless there is none to add or the text already starts with it. */
-  private long[] withBos(long[] ids) {
-    if (bos == null || ids.length > 0 && ids[0] == bos) {
-      return ids;
-    }
-    long[] out = new long[ids.length + 1];
-    out[0] = bos;
-    System.arraycopy(ids, 0, out, 1, ids.length);
-    return out;
-  }
-
   /** The BOS put before every context; null for none. */
   public Integer bosTokenId() {
     return bos;
-  }
-
-  /**
-   * Python's {@code str.isspace}, which {@code rstrip()} strips: Java whitespace plus the no-break
-   * spaces and NEL (U+0085), which Python counts as a line break and Java as a control character.
-   * Every such character is in the BMP, so testing UTF-16 units is exact.
-   */
-  private static boolean isPythonSpace(char c) {
-    return Character.isWhitespace(c) || Character.isSpaceChar(c) || c == '\u0085';
   }
 
   private void scoreBatch(List<Pair> batch, LogLikelihood[] results) {

@@ -45,6 +45,13 @@ import java.util.function.Predicate;
  * strictly as OpenAI does (400 with an OpenAI-style error), answers deterministically, and injects
  * faults on demand. It writes nothing to stdout.
  *
+ * <p>It also serves {@value #COMPLETIONS_PATH} as vLLM does for lm-evaluation-harness's {@code
+ * local-completions} model: a prompt of token ids (or of text, tokenized by the function {@link
+ * #setCompletionsTokenizer} gives) is echoed with a log-probability for every token but the first
+ * ({@link #promptLogprob}, a hash of the token and the one before it) and its {@code top_logprobs}
+ * (the token's own and the best alternative's, {@link #alternativeLogprob}), then at most one
+ * generated token. {@link #withoutPromptLogprobs} makes it a server that ignores {@code echo}.
+ *
  * <pre>{@code
  * try (FakeOpenAiServer server = FakeOpenAiServer.start()) {
  *   server.faults().failFirst(2, FakeOpenAiServer.Fault.RATE_LIMIT);
@@ -57,6 +64,24 @@ import java.util.function.Predicate;
 public final class FakeOpenAiServer implements AutoCloseable {
   /** The path the server answers; {@link #baseUrl()} ends in {@code /v1}. */
   public static final String PATH = "/v1/chat/completions";
+
+  /** The completions path: log-likelihood requests with echoed prompt log-probabilities. */
+  public static final String COMPLETIONS_PATH = "/v1/completions";
+
+  private static final Set<String> COMPLETION_FIELDS =
+      Set.of(
+          "model",
+          "prompt",
+          "max_tokens",
+          "temperature",
+          "top_p",
+          "n",
+          "stop",
+          "seed",
+          "logprobs",
+          "echo",
+          "stream",
+          "user");
 
   private static final Set<String> ROLES = Set.of("system", "user", "assistant");
   private static final Set<String> FIELDS =
@@ -240,6 +265,10 @@ public final class FakeOpenAiServer implements AutoCloseable {
   private volatile boolean holdReleased;
   private volatile Function<JsonNode, String> responder = FakeOpenAiServer::echo;
   private volatile String apiKey;
+  private volatile Function<String, long[]> completionsTokenizer;
+  private volatile boolean promptLogprobs = true;
+  private volatile java.util.function.LongFunction<double[]> nextTokenLogprobs;
+  private final AtomicInteger completionRequests = new AtomicInteger();
 
   /** Starts a server on an ephemeral port of 127.0.0.1. */
   public FakeOpenAiServer() {
@@ -315,6 +344,68 @@ public final class FakeOpenAiServer implements AutoCloseable {
   public FakeOpenAiServer setResponder(Function<JsonNode, String> responder) {
     this.responder = Objects.requireNonNull(responder, "responder");
     return this;
+  }
+
+  /**
+   * How text prompts of {@value #COMPLETIONS_PATH} become token ids, special tokens included (what
+   * the served model's tokenizer does); without one, only token-id prompts are served.
+   */
+  public FakeOpenAiServer setCompletionsTokenizer(Function<String, long[]> tokenize) {
+    this.completionsTokenizer = Objects.requireNonNull(tokenize, "tokenize");
+    return this;
+  }
+
+  /**
+   * From now on, completions carry log-probabilities for generated tokens only, as a server that
+   * ignores {@code echo} with {@code logprobs} (TGI, OpenAI's current models) answers.
+   */
+  public FakeOpenAiServer withoutPromptLogprobs() {
+    this.promptLogprobs = false;
+    return this;
+  }
+
+  /**
+   * Makes the completions model a bigram model: after token {@code previous}, the log-probabilities
+   * over the vocabulary are {@code logprobsAfter.apply(previous)} (a token's own, and the top one's
+   * for {@code top_logprobs}), so that a test can serve the very model it also scores in the JVM.
+   * Without one, the hash model of {@link #promptLogprob} answers.
+   */
+  public FakeOpenAiServer setNextTokenLogprobs(
+      java.util.function.LongFunction<double[]> logprobsAfter) {
+    this.nextTokenLogprobs = Objects.requireNonNull(logprobsAfter, "logprobsAfter");
+    return this;
+  }
+
+  /** Valid requests to {@value #COMPLETIONS_PATH}, faulted ones included. */
+  public int completionRequests() {
+    return completionRequests.get();
+  }
+
+  /**
+   * The log-probability the fake model gives {@code token} after {@code previous}: in [-5, -1), a
+   * hash of the pair, so any client can recompute what a prompt scores.
+   */
+  public static double promptLogprob(long previous, long token) {
+    return -1.0 - Math.floorMod(mix(previous * 1_000_003L + token), 400L) / 100.0;
+  }
+
+  /**
+   * The log-probability of the best token other than the prompt's after {@code previous}: in [-3.5,
+   * -0.5). A prompt token is greedy when its own is at least this.
+   */
+  public static double alternativeLogprob(long previous) {
+    return -0.5 - Math.floorMod(mix(previous ^ 0x5DEECE66DL), 300L) / 100.0;
+  }
+
+  /** The token the fake model prefers after {@code previous}: what it generates. */
+  public static long alternativeToken(long previous) {
+    return Math.floorMod(mix(previous + 17), 30_000L);
+  }
+
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
   }
 
   /** Requires {@code Authorization: Bearer <key>} (401 otherwise); null requires nothing. */
@@ -406,7 +497,8 @@ public final class FakeOpenAiServer implements AutoCloseable {
       String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
       received.add(
           new Received(method, path, authorization, contentType, body, json, System.nanoTime()));
-      if (!PATH.equals(path)) {
+      boolean completions = COMPLETIONS_PATH.equals(path);
+      if (!PATH.equals(path) && !completions) {
         call.error(404, "invalid_request_error", "Unknown path " + path, null);
         return;
       }
@@ -427,10 +519,16 @@ public final class FakeOpenAiServer implements AutoCloseable {
             "invalid_api_key");
         return;
       }
-      String invalid = validate(contentType, json);
+      String invalid =
+          completions
+              ? validateCompletion(contentType, json, completionsTokenizer != null)
+              : validate(contentType, json);
       if (invalid != null) {
         call.error(400, "invalid_request_error", invalid, null);
         return;
+      }
+      if (completions) {
+        completionRequests.incrementAndGet();
       }
       String lastUser = lastUserMessage(json);
       if (lastUser != null) {
@@ -444,7 +542,10 @@ public final class FakeOpenAiServer implements AutoCloseable {
         Thread.sleep(latency);
       }
       if (fault == null) {
-        call.send(200, Map.of(), JSON.writeValueAsBytes(completion(json)));
+        call.send(
+            200,
+            Map.of(),
+            JSON.writeValueAsBytes(completions ? textCompletion(json) : completion(json)));
       } else {
         inject(call, fault, json);
       }
@@ -519,6 +620,152 @@ public final class FakeOpenAiServer implements AutoCloseable {
         .put("completion_tokens", tokens.size() * n)
         .put("total_tokens", promptTokens + tokens.size() * n);
     return response;
+  }
+
+  /**
+   * A completions answer: the prompt's tokens (token ids, or the text through the completions
+   * tokenizer) echoed with their log-probabilities when asked, then {@code min(max_tokens, 1)}
+   * generated tokens, vLLM's shape: the first prompt token has null for both.
+   */
+  private ObjectNode textCompletion(JsonNode request) {
+    JsonNode prompt = request.get("prompt");
+    long[] ids;
+    if (prompt.isTextual()) {
+      ids = completionsTokenizer.apply(prompt.asText());
+    } else {
+      ids = new long[prompt.size()];
+      for (int i = 0; i < ids.length; i++) {
+        ids[i] = prompt.get(i).asLong();
+      }
+    }
+    boolean echo = request.path("echo").asBoolean(false);
+    int logprobs = request.path("logprobs").asInt(-1);
+    int generated = Math.min(1, request.path("max_tokens").asInt(16));
+    long last = ids.length == 0 ? 0 : ids[ids.length - 1];
+    ArrayNode tokens = JSON.createArrayNode();
+    ArrayNode tokenLogprobs = JSON.createArrayNode();
+    ArrayNode tops = JSON.createArrayNode();
+    StringBuilder text = new StringBuilder();
+    if (echo) {
+      text.append(prompt.isTextual() ? prompt.asText() : "");
+      if (promptLogprobs) {
+        for (int i = 0; i < ids.length; i++) {
+          tokens.add("token_id:" + ids[i]);
+          if (i == 0) {
+            tokenLogprobs.addNull();
+            tops.addNull();
+            continue;
+          }
+          java.util.function.LongFunction<double[]> bigram = nextTokenLogprobs;
+          ObjectNode top = tops.addObject();
+          double own;
+          if (bigram == null) {
+            own = promptLogprob(ids[i - 1], ids[i]);
+            top.put("token_id:" + alternativeToken(ids[i - 1]), alternativeLogprob(ids[i - 1]));
+          } else {
+            double[] after = bigram.apply(ids[i - 1]);
+            own = after[Math.toIntExact(ids[i])];
+            int best = 0;
+            for (int v = 1; v < after.length; v++) {
+              best = after[v] > after[best] ? v : best;
+            }
+            top.put("token_id:" + best, after[best]);
+          }
+          tokenLogprobs.add(own);
+          top.put("token_id:" + ids[i], own);
+        }
+      }
+    }
+    for (int g = 0; g < generated; g++) {
+      long next = alternativeToken(last);
+      tokens.add("token_id:" + next);
+      tokenLogprobs.add(alternativeLogprob(last));
+      tops.addObject().put("token_id:" + next, alternativeLogprob(last));
+      text.append(" t").append(next);
+    }
+    ObjectNode response =
+        JSON.createObjectNode()
+            .put("id", "cmpl-fake-" + completionIds.incrementAndGet())
+            .put("object", "text_completion")
+            .put("created", 0)
+            .put("model", request.get("model").asText());
+    ObjectNode choice = response.putArray("choices").addObject().put("index", 0);
+    choice.put("text", text.toString());
+    if (logprobs >= 0) {
+      ObjectNode lp = choice.putObject("logprobs");
+      lp.set("tokens", tokens);
+      lp.set("token_logprobs", tokenLogprobs);
+      lp.set("top_logprobs", tops);
+    } else {
+      choice.putNull("logprobs");
+    }
+    choice.put("finish_reason", "length");
+    response
+        .putObject("usage")
+        .put("prompt_tokens", ids.length)
+        .put("completion_tokens", generated)
+        .put("total_tokens", ids.length + generated);
+    return response;
+  }
+
+  /** Why a completions request is invalid, as vLLM words it where it can; null when valid. */
+  static String validateCompletion(String contentType, JsonNode json, boolean tokenizesText) {
+    if (contentType == null
+        || !contentType
+            .toLowerCase(Locale.ROOT)
+            .split(";", 2)[0]
+            .strip()
+            .equals("application/json")) {
+      return "Content-Type must be application/json, got " + contentType;
+    }
+    if (json == null || !json.isObject()) {
+      return "We could not parse the JSON body of your request.";
+    }
+    for (Iterator<String> names = json.fieldNames(); names.hasNext(); ) {
+      String name = names.next();
+      if (!COMPLETION_FIELDS.contains(name)) {
+        return "Unrecognized request argument supplied: " + name;
+      }
+    }
+    JsonNode model = json.get("model");
+    if (model == null || !model.isTextual() || model.asText().isBlank()) {
+      return "'model' must be a non-empty string";
+    }
+    JsonNode prompt = json.get("prompt");
+    if (prompt == null
+        || !(prompt.isTextual() || prompt.isArray())
+        || (prompt.isTextual() ? prompt.asText().isEmpty() : prompt.isEmpty())) {
+      return "'prompt' must be a non-empty string or array of token ids";
+    }
+    if (prompt.isArray()) {
+      for (JsonNode id : prompt) {
+        if (!id.isIntegralNumber() || id.asLong() < 0) {
+          return "'prompt' as an array must hold token ids (the fake server takes one prompt)";
+        }
+      }
+    } else if (!tokenizesText) {
+      return "the fake server has no tokenizer for text prompts; send token ids";
+    }
+    String problem =
+        firstNonNull(
+            integer(json, "max_tokens", 0, Long.MAX_VALUE),
+            integer(json, "n", 1, 1),
+            integer(json, "logprobs", 0, 20),
+            integer(json, "seed", Long.MIN_VALUE, Long.MAX_VALUE),
+            number(json, "temperature", 0, 2),
+            number(json, "top_p", 0, 1),
+            stop(json.get("stop")));
+    if (problem != null) {
+      return problem;
+    }
+    JsonNode echo = json.get("echo");
+    if (echo != null && !echo.isNull() && !echo.isBoolean()) {
+      return "'echo' must be a boolean";
+    }
+    JsonNode stream = json.get("stream");
+    return stream != null && !stream.isNull() && !(stream.isBoolean() && !stream.booleanValue())
+        ? "'stream' must be false: the fake server does not stream"
+        : null;
   }
 
   private static String echo(JsonNode request) {

@@ -106,7 +106,7 @@ class FakeOpenAiServerTest {
             HttpResponse.BodyHandlers.ofString());
     HttpResponse<String> path =
         http.send(
-            HttpRequest.newBuilder(URI.create(server.baseUrl() + "/completions"))
+            HttpRequest.newBuilder(URI.create(server.baseUrl() + "/embeddings"))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(VALID))
                 .build(),
@@ -239,6 +239,53 @@ class FakeOpenAiServerTest {
       statuses.add(post(VALID).statusCode());
     }
     return statuses;
+  }
+
+  @Test
+  void completionsEchoThePromptWithDeterministicLogprobsAsVllmDoes() throws Exception {
+    String tokens =
+        "{\"model\":\"m\",\"prompt\":[5,9,7],\"max_tokens\":1,\"logprobs\":1,\"echo\":true,"
+            + "\"temperature\":0}";
+    JsonNode answer = JSON.readTree(postCompletion(tokens).body());
+
+    JsonNode logprobs = answer.at("/choices/0/logprobs");
+    // Three prompt tokens, the first without a log-probability, then one generated token.
+    assertThat(logprobs.get("token_logprobs")).hasSize(4);
+    assertThat(logprobs.get("token_logprobs").get(0).isNull()).isTrue();
+    assertThat(logprobs.get("top_logprobs").get(0).isNull()).isTrue();
+    assertThat(logprobs.get("token_logprobs").get(2).asDouble())
+        .isEqualTo(FakeOpenAiServer.promptLogprob(9, 7));
+    assertThat(logprobs.at("/top_logprobs/2/token_id:7").asDouble())
+        .isEqualTo(FakeOpenAiServer.promptLogprob(9, 7));
+    assertThat(answer.at("/usage/prompt_tokens").asInt()).isEqualTo(3);
+    assertThat(answer.at("/usage/completion_tokens").asInt()).isEqualTo(1);
+    assertThat(server.completionRequests()).isEqualTo(1);
+
+    // Text needs a tokenizer; without echo only the generated token has log-probabilities.
+    String text = "{\"model\":\"m\",\"prompt\":\"a b\",\"max_tokens\":1,\"logprobs\":1}";
+    assertThat(postCompletion(text).statusCode()).isEqualTo(400);
+    server.setCompletionsTokenizer(prompt -> new long[] {1, 2, 3});
+    JsonNode noEcho = JSON.readTree(postCompletion(text).body());
+    assertThat(noEcho.at("/choices/0/logprobs/token_logprobs")).hasSize(1);
+    // A server that ignores echo gives the same answer to an echo request.
+    server.withoutPromptLogprobs();
+    assertThat(
+            JSON.readTree(postCompletion(tokens).body()).at("/choices/0/logprobs/token_logprobs"))
+        .hasSize(1);
+    assertThat(
+            postCompletion(tokens.replace("\"echo\":true", "\"echo\":true,\"best_of\":2"))
+                .statusCode())
+        .isEqualTo(400);
+  }
+
+  private HttpResponse<String> postCompletion(String body) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(server.baseUrl() + "/completions"))
+            .timeout(Duration.ofSeconds(5))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private HttpResponse<String> post(String body) throws Exception {
