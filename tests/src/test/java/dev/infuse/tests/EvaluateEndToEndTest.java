@@ -393,7 +393,7 @@ class EvaluateEndToEndTest {
         SparkTestSession.cli("evaluate", "--warehouse", warehouse, "--models", "shards/demo");
     assertThat(notAModel.code()).isEqualTo(2);
     assertThat(notAModel.err())
-        .contains("evaluate.models: got shards/demo")
+        .contains("evaluate.models[0]: got shards/demo")
         .contains("expected a model directory");
     CliResult tooFewRetrieved =
         SparkTestSession.cli(
