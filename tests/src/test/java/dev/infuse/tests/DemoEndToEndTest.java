@@ -25,6 +25,9 @@ class DemoEndToEndTest {
     // The shared demo warehouse: one demo run per test JVM, since the demo trains a model.
     String warehouse = DemoWarehouse.get();
     CliResult result = DemoWarehouse.firstRun();
+    // On the embedded default nothing is wrong, so a user's console shows no WARN or ERROR at all:
+    // each one would be noise they cannot act on (UserLogsTest shows real ones still get through).
+    assertThat(DemoWarehouse.warnings()).as("WARN/ERROR lines of the demo").isEmpty();
     assertThat(result.out())
         .contains(
             "== 1/42 ingest",

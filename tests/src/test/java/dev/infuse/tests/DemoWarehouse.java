@@ -2,18 +2,24 @@ package dev.infuse.tests;
 
 import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.SparkTestSession.CliResult;
+import java.util.List;
 
 /** One demo warehouse per test JVM, for tests that only read it (notebooks, the launcher). */
 final class DemoWarehouse {
   private static String path;
   private static CliResult firstRun;
+  private static List<String> warnings;
 
   private DemoWarehouse() {}
 
   static synchronized String get() {
     if (path == null) {
       String warehouse = SparkTestSession.tempDir("demo-shared").toString();
-      CliResult result = SparkTestSession.cli("demo", "--warehouse", warehouse);
+      CliResult result;
+      try (WarningCapture capture = WarningCapture.begin()) {
+        result = SparkTestSession.cli("demo", "--warehouse", warehouse);
+        warnings = capture.lines();
+      }
       if (result.code() != 0) {
         throw new IllegalStateException("demo failed: " + result);
       }
@@ -21,6 +27,12 @@ final class DemoWarehouse {
       firstRun = result;
     }
     return path;
+  }
+
+  /** The WARN and ERROR lines the demo's run logged, as a user's console would print them. */
+  static synchronized List<String> warnings() {
+    get();
+    return warnings;
   }
 
   /** What the demo printed when it built the warehouse. */

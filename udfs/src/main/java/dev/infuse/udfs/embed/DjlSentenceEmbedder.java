@@ -14,6 +14,7 @@ import ai.djl.translate.TranslateException;
 import ai.djl.translate.TranslatorContext;
 import ai.djl.util.Pair;
 import ai.djl.util.PairList;
+import dev.infuse.udfs.model.ModelFileCriteria;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,9 +97,8 @@ public final class DjlSentenceEmbedder implements TextEmbedder {
           e);
     }
     Criteria<TokenBatch, float[][]> criteria =
-        Criteria.builder()
-            .setTypes(TokenBatch.class, float[][].class)
-            .optModelPath(files.modelFile())
+        ModelFileCriteria.forFile(
+                Criteria.builder().setTypes(TokenBatch.class, float[][].class), files.modelFile())
             .optEngine(files.engine())
             .optDevice(device)
             .optTranslator(new SentenceTranslator(files.engine()))

@@ -3,6 +3,7 @@ package dev.infuse.udfs.model;
 import ai.djl.Device;
 import ai.djl.engine.Engine;
 import ai.djl.engine.StandardCapabilities;
+import ai.djl.util.cuda.CudaUtils;
 import java.util.Locale;
 
 /**
@@ -24,13 +25,12 @@ public final class Devices {
       return Device.cpu();
     }
     Engine engine = Engine.getEngine(engineName);
-    int gpus = engine.getGpuCount();
-    // A GPU executor may still run a CPU build of the engine's native library (the one Infuse
-    // ships):
-    // there auto means the CPU rather than a failed load.
-    boolean cudaBuild = engine.hasCapability(StandardCapabilities.CUDA);
+    // The machine's GPU count, not the engine's: Engine.getGpuCount asks the engine about CUDA
+    // first, and ONNX Runtime answers that on a CPU host with a warning ("CUDA is not supported")
+    // on every load, which its user cannot act on. With no GPU there is nothing to ask.
+    int gpus = CudaUtils.getGpuCount();
     if (value.equals("auto")) {
-      return gpus > 0 && cudaBuild ? Device.gpu(0) : Device.cpu();
+      return gpus > 0 && isCudaBuild(engine) ? Device.gpu(0) : Device.cpu();
     }
     if (value.equals("gpu") || value.startsWith("gpu:")) {
       int index = value.equals("gpu") ? 0 : parseIndex(option, value.substring(4));
@@ -38,14 +38,12 @@ public final class Devices {
         throw new IllegalArgumentException(
             "device "
                 + option
-                + ": this machine's "
-                + engineName
-                + " engine sees "
+                + ": this machine has "
                 + gpus
                 + " GPU(s);"
                 + " use auto or cpu, or deploy a CUDA build of the native library (docs/DJL.md)");
       }
-      if (!cudaBuild) {
+      if (!isCudaBuild(engine)) {
         throw new IllegalArgumentException(
             "device "
                 + option
@@ -56,6 +54,14 @@ public final class Devices {
       return Device.gpu(index);
     }
     throw new IllegalArgumentException("device " + option + ": expected " + FORMS);
+  }
+
+  /**
+   * A GPU executor may still run a CPU build of the engine's native library (the one Infuse ships):
+   * there auto means the CPU rather than a failed load.
+   */
+  private static boolean isCudaBuild(Engine engine) {
+    return engine.hasCapability(StandardCapabilities.CUDA);
   }
 
   /** Checks the form of {@code option} without touching an engine, for config validation. */

@@ -21,6 +21,7 @@ import dev.infuse.udfs.embed.EmbeddingModelFiles;
 import dev.infuse.udfs.embed.LengthSortedBatches;
 import dev.infuse.udfs.embed.TokenBatch;
 import dev.infuse.udfs.embed.TokenIds;
+import dev.infuse.udfs.model.ModelFileCriteria;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -102,9 +103,8 @@ public final class CrossEncoder implements AutoCloseable {
           e);
     }
     Criteria<TokenBatch, float[]> criteria =
-        Criteria.builder()
-            .setTypes(TokenBatch.class, float[].class)
-            .optModelPath(files.modelFile())
+        ModelFileCriteria.forFile(
+                Criteria.builder().setTypes(TokenBatch.class, float[].class), files.modelFile())
             .optEngine(files.engine())
             .optDevice(device)
             .optTranslator(new PairTranslator(files.engine()))

@@ -1,0 +1,59 @@
+package dev.infuse.tests;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Property;
+
+/**
+ * Collects the WARN and ERROR lines a user would see. The tests JVM logs through {@code
+ * infuse-log4j2.properties} (the tests pom sets it), the same file {@code bin/infuse} uses. The
+ * appender hangs off the root logger beside the console: every logger the file configures keeps its
+ * additivity, so an event reaches both only if it passed its logger's level, and the capture holds
+ * exactly what the console prints.
+ */
+final class WarningCapture extends AbstractAppender implements AutoCloseable {
+  private final List<String> lines = new ArrayList<>();
+  private final LoggerContext context;
+
+  private WarningCapture(LoggerContext context) {
+    super("infuse-warning-capture", null, null, true, Property.EMPTY_ARRAY);
+    this.context = context;
+  }
+
+  /** Starts capturing; close it to stop. */
+  static WarningCapture begin() {
+    LoggerContext context = (LoggerContext) LogManager.getContext(false);
+    WarningCapture capture = new WarningCapture(context);
+    capture.start();
+    context.getConfiguration().getRootLogger().addAppender(capture, Level.WARN, null);
+    context.updateLoggers();
+    return capture;
+  }
+
+  /** The captured lines, as {@code LEVEL logger: message}. */
+  synchronized List<String> lines() {
+    return List.copyOf(lines);
+  }
+
+  @Override
+  public synchronized void append(LogEvent event) {
+    lines.add(
+        event.getLevel()
+            + " "
+            + event.getLoggerName()
+            + ": "
+            + event.getMessage().getFormattedMessage());
+  }
+
+  @Override
+  public void close() {
+    context.getConfiguration().getRootLogger().removeAppender(getName());
+    context.updateLoggers();
+    stop();
+  }
+}
