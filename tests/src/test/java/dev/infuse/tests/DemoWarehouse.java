@@ -4,7 +4,11 @@ import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.SparkTestSession.CliResult;
 import java.util.List;
 
-/** One demo warehouse per test JVM, for tests that only read it (notebooks, the launcher). */
+/**
+ * One demo warehouse per test JVM, for tests that only read it (notebooks, the launcher). To work
+ * on a notebook without rerunning the demo, pass {@code -Dinfuse.test.demo_warehouse=DIR} naming a
+ * warehouse {@code bin/infuse demo} wrote; the demo's own checks then see no run and fail.
+ */
 final class DemoWarehouse {
   private static String path;
   private static CliResult firstRun;
@@ -13,6 +17,12 @@ final class DemoWarehouse {
   private DemoWarehouse() {}
 
   static synchronized String get() {
+    String given = System.getProperty("infuse.test.demo_warehouse");
+    if (path == null && given != null) {
+      path = given;
+      firstRun = new CliResult(0, "", "");
+      warnings = List.of();
+    }
     if (path == null) {
       String warehouse = SparkTestSession.tempDir("demo-shared").toString();
       CliResult result;

@@ -16,16 +16,58 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Runs every notebook under {@code notebooks/} (Databricks SQL source format) against the demo's
- * warehouse: each SQL cell must run and return rows, so a notebook never rots silently.
+ * Runs every notebook under {@code notebooks/} against the demo's warehouse, so a notebook never
+ * rots silently: each SQL cell (Databricks SQL source format) must run and return rows, and each
+ * Scala notebook (Databricks Scala source format) must run cell by cell in the Scala 2.12
+ * interpreter, as {@code spark-shell -i} would run it.
  */
 class NotebookTest {
   private static final String CELL_SEPARATOR = "-- COMMAND ----------";
   private final SparkSession spark = SparkTestSession.get();
 
   static Stream<Path> notebooks() throws IOException {
+    return notebooksEndingWith(".sql");
+  }
+
+  static Stream<Path> scalaNotebooks() throws IOException {
+    return notebooksEndingWith(".scala");
+  }
+
+  private static Stream<Path> notebooksEndingWith(String extension) throws IOException {
     try (Stream<Path> files = Files.list(SparkTestSession.repoRoot().resolve("notebooks"))) {
-      return files.filter(p -> p.toString().endsWith(".sql")).sorted().toList().stream();
+      return files.filter(p -> p.toString().endsWith(extension)).sorted().toList().stream();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("scalaNotebooks")
+  void everyScalaCellRuns(Path notebook) throws IOException {
+    String source = Files.readString(notebook);
+    assertThat(source)
+        .as(notebook + ": Databricks source format")
+        .startsWith("// Databricks notebook source\n");
+    assertThat(ScalaNotebookRunner.codeCells(source))
+        .as("code cells in " + notebook)
+        .hasSizeGreaterThan(2);
+    String previous = System.getProperty("infuse.warehouse");
+    System.setProperty("infuse.warehouse", DemoWarehouse.get());
+    try {
+      ScalaNotebookRunner.Outcome outcome = ScalaNotebookRunner.run(spark, source);
+      // What the notebook showed, beside the surefire reports, for a reader of a CI run.
+      Path shown = Path.of("target", "notebooks", notebook.getFileName() + ".out");
+      Files.createDirectories(shown.getParent());
+      Files.writeString(shown, outcome.output());
+      assertThat(outcome.failedCell())
+          .as(notebook + ": a cell failed; the interpreter printed:\n" + outcome.output())
+          .isNull();
+      // Every cell's tables printed: a notebook that shows nothing has not run.
+      assertThat(outcome.output()).contains("+---");
+    } finally {
+      if (previous == null) {
+        System.clearProperty("infuse.warehouse");
+      } else {
+        System.setProperty("infuse.warehouse", previous);
+      }
     }
   }
 
