@@ -60,7 +60,8 @@ public final class JobCatalog {
           SftDataCommand.class,
           SqlCommand.class,
           ValidateCommand.class,
-          DemoCommand.class);
+          DemoCommand.class,
+          MakeFactsCommand.class);
 
   /** The jobs' config sections, after {@code warehouse}, {@code run} and {@code spark}. */
   public static final List<SectionType<?>> SECTIONS =
