@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
     name = "make-facts",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    header = "Write a synthetic-facts corpus of fictional people as QuALITY JSON Lines.",
+    header = "Write a synthetic-facts corpus as QuALITY JSON Lines.",
     description = {
       "Writes DIR/"
           + FactsCorpus.FILE_NAME
