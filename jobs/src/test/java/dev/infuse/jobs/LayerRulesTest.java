@@ -32,6 +32,7 @@ class LayerRulesTest {
     "dev.infuse.jobs.demo..",
     "dev.infuse.jobs.embed..",
     "dev.infuse.jobs.evaluate..",
+    "dev.infuse.jobs.facts..",
     "dev.infuse.jobs.generate..",
     "dev.infuse.jobs.ingest..",
     "dev.infuse.jobs.maporl..",

@@ -56,6 +56,20 @@ public final class FitScalingCommand extends JobCommand {
   @ConfigKey("score.scaling_tokens")
   String tokens;
 
+  @Option(
+      names = "--subset",
+      paramLabel = "SUBSET",
+      description = "The scores subset fitted, and the baseline's (all, held_out, trained, ...).")
+  @ConfigKey("score.scaling_subset")
+  String subset;
+
+  @Option(
+      names = "--label",
+      paramLabel = "NAME",
+      description = "A name for the sweep (e.g. its mixture), shown by the report.")
+  @ConfigKey("score.scaling_label")
+  String label;
+
   public FitScalingCommand() {
     super(FitScalingJob.NAME, run -> new FitScalingJob(run).run());
   }

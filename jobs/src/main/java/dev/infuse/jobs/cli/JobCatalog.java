@@ -8,6 +8,7 @@ import dev.infuse.jobs.config.ConfigLoader;
 import dev.infuse.jobs.config.SectionType;
 import dev.infuse.jobs.demo.DemoConfig;
 import dev.infuse.jobs.evaluate.EvaluateConfig;
+import dev.infuse.jobs.facts.FactsConfig;
 import dev.infuse.jobs.generate.GenDocsConfig;
 import dev.infuse.jobs.generate.GenQaConfig;
 import dev.infuse.jobs.ingest.IngestConfig;
@@ -60,7 +61,9 @@ public final class JobCatalog {
           SftDataCommand.class,
           SqlCommand.class,
           ValidateCommand.class,
-          DemoCommand.class);
+          DemoCommand.class,
+          MakeFactsCommand.class,
+          FactsExperimentCommand.class);
 
   /** The jobs' config sections, after {@code warehouse}, {@code run} and {@code spark}. */
   public static final List<SectionType<?>> SECTIONS =
@@ -74,6 +77,7 @@ public final class JobCatalog {
           SectionType.of("train", TrainConfig.class),
           SectionType.of("shards", ShardsConfig.class),
           SectionType.of("demo", DemoConfig.class),
+          SectionType.of("facts", FactsConfig.class),
           SectionType.of("report", ReportConfig.class),
           SectionType.of("score", ScoreConfig.class),
           SectionType.of("answer", AnswerConfig.class),

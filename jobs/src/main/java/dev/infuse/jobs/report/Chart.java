@@ -27,7 +27,8 @@ public record Chart(String id, String section, String title, byte[] png) {
   public static List<Chart> all(ReportData data) {
     List<Chart> charts = new ArrayList<>();
     int i = 0;
-    // One chart per benchmark, setting, metric and x-axis: a curve per generator on it.
+    // One chart per benchmark, setting, metric, subset and x-axis: a curve per generator (or per
+    // labelled sweep) on it.
     Map<List<String>, List<ScalingFit>> curves = new LinkedHashMap<>();
     for (ScalingFit fit : data.fits()) {
       curves
@@ -36,6 +37,7 @@ public record Chart(String id, String section, String title, byte[] png) {
                   fit.benchmark(),
                   fit.setting(),
                   fit.metric(),
+                  fit.subset(),
                   fit.tokenCount(),
                   fit.countTokenizer()),
               k -> new ArrayList<>())

@@ -122,11 +122,8 @@ public final class ReportCharts {
     XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer();
     for (int f = 0; f < fits.size(); f++) {
       ScalingFit fit = fits.get(f);
-      // One fit keeps the plain names; several are told apart by generator.
-      String who =
-          fits.size() == 1
-              ? ""
-              : " " + (fit.generator() == null ? "unknown generator" : fit.generator());
+      // One fit keeps the plain names; several are told apart by label, else by generator.
+      String who = fits.size() == 1 ? "" : " " + fit.name();
       XYSeries runs = new XYSeries(unique(data, "runs" + who), false, true);
       fit.points().stream()
           .filter(p -> p.tokens() > 0)
@@ -203,6 +200,7 @@ public final class ReportCharts {
                 + first.setting()
                 + " "
                 + first.metric()
+                + ("all".equals(first.subset()) ? "" : " (" + first.subset() + ")")
                 + " vs "
                 + (FitScalingJob.WRITTEN.equals(first.tokenCount())
                     ? "synthetic tokens"

@@ -254,7 +254,61 @@ public record ReportData(
       String scoreRunId,
       String generator,
       String tokenCount,
-      String countTokenizer) {
+      String countTokenizer,
+      String subset,
+      String label) {
+
+    /** A fit of subset all with no label (the only kind before scaling_fits v2). */
+    public ScalingFit(
+        String fitId,
+        String benchmark,
+        String setting,
+        String metric,
+        int nPoints,
+        double intercept,
+        double slope,
+        Double slopeSe,
+        Double r2,
+        String baselineSetting,
+        Double baselineValue,
+        Double crossoverTokens,
+        List<Point> points,
+        String scoreRunId,
+        String generator,
+        String tokenCount,
+        String countTokenizer) {
+      this(
+          fitId,
+          benchmark,
+          setting,
+          metric,
+          nPoints,
+          intercept,
+          slope,
+          slopeSe,
+          r2,
+          baselineSetting,
+          baselineValue,
+          crossoverTokens,
+          points,
+          scoreRunId,
+          generator,
+          tokenCount,
+          countTokenizer,
+          "all",
+          null);
+    }
+
+    /**
+     * How a chart's legend tells this fit from others: its label when it has one, else its
+     * generator.
+     */
+    public String name() {
+      if (label != null) {
+        return label;
+      }
+      return generator == null ? "unknown generator" : generator;
+    }
 
     /** A fit without a generator, on tokens written to the shards. */
     public ScalingFit(
@@ -321,7 +375,9 @@ public record ReportData(
           scoreRunId,
           generator,
           tokenCount,
-          countTokenizer);
+          countTokenizer,
+          subset,
+          label);
     }
   }
 
@@ -903,7 +959,9 @@ public record ReportData(
         optionalString(r, "token_count") == null
             ? FitScalingJob.WRITTEN
             : optionalString(r, "token_count"),
-        optionalString(r, "count_tokenizer"));
+        optionalString(r, "count_tokenizer"),
+        optionalString(r, "subset") == null ? "all" : optionalString(r, "subset"),
+        optionalString(r, "label"));
   }
 
   /** A column added to scaling_fits later: null in a table written before it. */

@@ -199,7 +199,7 @@ public final class ReportHtml {
   private static void scalingTables(StringBuilder h, List<ScalingFit> fits) {
     h.append(
         "<table id=\"scaling-fits\">\n<thead><tr><th>benchmark</th><th>setting</th><th>metric</th>"
-            + "<th>generator</th><th>tokens counted</th><th>points</th>"
+            + "<th>subset</th><th>sweep</th><th>generator</th><th>tokens counted</th><th>points</th>"
             + "<th>intercept a</th><th>slope b</th><th>slope SE</th><th>R&sup2;</th><th>baseline</th><th>crossover tokens</th>"
             + "<th>fit id</th></tr></thead>\n<tbody>\n");
     for (ScalingFit f : fits) {
@@ -209,6 +209,8 @@ public final class ReportHtml {
           f.benchmark(),
           f.setting(),
           f.metric(),
+          f.subset(),
+          f.label() == null ? ReportFormat.NONE : f.label(),
           f.generator() == null ? "unknown" : f.generator(),
           f.axis());
       nums(

@@ -136,6 +136,8 @@ public final class ReportJson {
     m.put("benchmark", f.benchmark());
     m.put("setting", f.setting());
     m.put("metric", f.metric());
+    m.put("subset", f.subset());
+    m.put("label", f.label());
     m.put("generator", f.generator());
     m.put("token_count", f.tokenCount());
     m.put("count_tokenizer", f.countTokenizer());

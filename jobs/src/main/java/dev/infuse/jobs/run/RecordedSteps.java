@@ -75,6 +75,20 @@ public final class RecordedSteps {
     return run.runId();
   }
 
+  /**
+   * Runs the step just run once more under the same number (a retry is not another step, so the
+   * headings never count past the total), e.g. a train step resuming from its last checkpoint.
+   *
+   * @throws IllegalStateException when no step has run yet
+   */
+  public String retry(String title, String name, Job job, Consumer<ConfigLoader> overrides) {
+    if (number == 0) {
+      throw new IllegalStateException("retry before any step: nothing to run again");
+    }
+    number--;
+    return run("retry: " + title, name, job, overrides);
+  }
+
   /** A run with no overrides of its own. */
   public String run(String title, String name, Job job) {
     return run(title, name, job, loader -> {});

@@ -100,7 +100,8 @@ public final class FitScalingJob {
     }
     Dataset<Row> all =
         withColumns(warehouse.read("scores"))
-            .filter(col("subset").equalTo(ScoreJob.ALL).and(col("metric").equalTo(metric)));
+            .filter(
+                col("subset").equalTo(options.scalingSubset()).and(col("metric").equalTo(metric)));
     String countColumn = options.scalingTokens().id() + "_synthetic_tokens";
     Dataset<Row> sweep = all.filter(col("setting").equalTo(setting));
     if (!options.scalingRuns().isEmpty()) {
@@ -186,7 +187,7 @@ public final class FitScalingJob {
               benchmark,
               setting,
               metric,
-              ScoreJob.ALL,
+              options.scalingSubset(),
               String.join(",", runIds),
               baselineSetting,
               options.scalingBaselineRun(),
@@ -198,7 +199,9 @@ public final class FitScalingJob {
               benchmark,
               setting,
               metric,
+              options.scalingSubset(),
               c.generator(),
+              options.scalingLabel(),
               c.tokenCount(),
               c.countTokenizer(),
               c.points().size(),
@@ -297,12 +300,16 @@ public final class FitScalingJob {
       String fitId) {
     out.printf(
         Locale.ROOT,
-        "fit-scaling: %s %s %s, %s, over %d run(s): %s = %.4f + %.4f ln(%s), slope SE %s, R^2"
-            + " %.4f%n",
+        "fit-scaling: %s %s %s%s, %s%s, over %d run(s): %s = %.4f + %.4f ln(%s), slope SE %s,"
+            + " R^2 %.4f%n",
         benchmark,
         setting,
         metric,
+        ScoreJob.ALL.equals(options.scalingSubset())
+            ? ""
+            : " (subset " + options.scalingSubset() + ")",
         generatorLabel(c.generator()),
+        options.scalingLabel() == null ? "" : " [" + options.scalingLabel() + "]",
         c.points().size(),
         metric,
         fit.intercept(),

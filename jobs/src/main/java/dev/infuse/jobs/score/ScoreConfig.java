@@ -33,6 +33,9 @@ import java.util.List;
  * @param scalingBaselineRun the baseline run; null: the only scored run of that setting on the
  *     benchmark
  * @param scalingTokens the x-axis: unique (the papers') or seen synthetic tokens
+ * @param scalingSubset the scores subset fitted, and of the baseline (all)
+ * @param scalingLabel the sweep's name in scaling_fits and the report (e.g. its mixture); null for
+ *     none
  * @param discussions MAPoRL discussions (rollouts.discussion_id) whose per-turn metrics go to
  *     discussion_scores; {@code latest} for those of the latest discuss run; empty for none. With
  *     discussions and no {@code runs}, predictions are not scored
@@ -56,6 +59,8 @@ public record ScoreConfig(
     Setting scalingBaselineSetting,
     String scalingBaselineRun,
     ScalingTokens scalingTokens,
+    String scalingSubset,
+    String scalingLabel,
     List<String> discussions,
     List<String> behaviorRuns)
     implements ConfigSection {
@@ -154,6 +159,15 @@ public record ScoreConfig(
   @Override
   public List<String> problems() {
     List<String> problems = new ArrayList<>();
+    if (scalingSubset == null || scalingSubset.isBlank()) {
+      problems.add(
+          "scaling_subset: got "
+              + (scalingSubset == null ? "null" : "'" + scalingSubset + "'")
+              + ", expected a scores subset such as all, held_out or trained");
+    }
+    if (scalingLabel != null && scalingLabel.isBlank()) {
+      problems.add("scaling_label: got '', expected a name for the sweep, or null for none");
+    }
     if (bootstrapResamples < 100) {
       problems.add(
           "bootstrap_resamples: got " + bootstrapResamples + ", expected an integer >= 100");

@@ -106,6 +106,57 @@ class ReportChartsTest {
     assertThat(charts).extracting(Chart::id).containsExactly("scaling-1", "scaling-2");
   }
 
+  @Test
+  void labelledSweepsOfOneGeneratorAreToldApartAndEachSubsetHasItsOwnChart() {
+    String generator = "extractive:extractive-v1";
+    List<ScalingFit> fits = new java.util.ArrayList<>();
+    for (String subset : List.of("held_out", "trained")) {
+      for (String mixture : List.of("facts-qa-only", "facts-mixed")) {
+        ScalingFit plain = generatorFit(mixture + subset, generator, 0.1, "default");
+        fits.add(
+            new ScalingFit(
+                plain.fitId(),
+                plain.benchmark(),
+                plain.setting(),
+                plain.metric(),
+                plain.nPoints(),
+                plain.intercept(),
+                plain.slope(),
+                plain.slopeSe(),
+                plain.r2(),
+                plain.baselineSetting(),
+                plain.baselineValue(),
+                plain.crossoverTokens(),
+                plain.points(),
+                plain.scoreRunId(),
+                plain.generator(),
+                plain.tokenCount(),
+                plain.countTokenizer(),
+                subset,
+                mixture));
+      }
+    }
+    JFreeChart chart = ReportCharts.scaling(fits.subList(0, 2));
+    XYDataset data = chart.getXYPlot().getDataset();
+    assertThat(data.getSeriesKey(0).toString()).isEqualTo("runs facts-qa-only");
+    assertThat(data.getSeriesKey(2).toString()).isEqualTo("runs facts-mixed");
+    assertThat(chart.getTitle().getText())
+        .isEqualTo("quality: trained accuracy (held_out) vs unique synthetic tokens");
+
+    ReportData report =
+        new ReportData(
+            List.of(),
+            List.of(),
+            List.of(),
+            fits,
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            java.util.Map.of());
+    assertThat(Chart.all(report)).extracting(Chart::id).containsExactly("scaling-1", "scaling-2");
+  }
+
   private static ScalingFit generatorFit(
       String id, String generator, double intercept, String tokenizer) {
     return new ScalingFit(

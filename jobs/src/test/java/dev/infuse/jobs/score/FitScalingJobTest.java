@@ -161,6 +161,85 @@ class FitScalingJobTest {
     assertThat(bad.err()).contains("score.scaling_tokens").contains("unique");
   }
 
+  @Test
+  void aSubsetIsFittedAgainstTheBaselineOnThatSubsetAndTheLabelNamesTheSweep() {
+    String warehouse = SparkTestSession.tempDir("scaling-subsets").toString();
+    Warehouse w = new Warehouse(SparkTestSession.get(), warehouse);
+    String gen = "extractive:extractive-v1";
+    List<Row> scores = new ArrayList<>();
+    long[] seen = {20_000, 60_000};
+    for (int i = 0; i < seen.length; i++) {
+      double x = Math.log(seen[i]);
+      scores.add(subsetScore("m" + i, "trained", "all", 0.30 + 0.01 * x, seen[i], gen));
+      scores.add(subsetScore("m" + i, "trained", "held_out", 0.20 + 0.02 * x, seen[i], gen));
+      scores.add(subsetScore("m" + i, "trained", "trained", 0.40 + 0.03 * x, seen[i], gen));
+    }
+    scores.add(subsetScore("rag", "rag", "all", 0.5, null, null));
+    scores.add(subsetScore("rag", "rag", "held_out", 0.45, null, null));
+    scores.add(subsetScore("rag", "rag", "trained", 0.55, null, null));
+    Contract contract = Contracts.load("scores");
+    w.upsert(contract, SparkTestSession.get().createDataFrame(scores, contract.schema()));
+
+    for (String subset : List.of("held_out", "trained")) {
+      CliResult result =
+          SparkTestSession.cli(
+              "fit-scaling",
+              "--warehouse",
+              warehouse,
+              "--tokens",
+              "seen",
+              "--set",
+              "score.scaling_subset=" + subset,
+              "--set",
+              "score.scaling_label=facts-mixed");
+      assertThat(result.code()).as(result.toString()).isZero();
+      assertThat(result.out()).contains("(subset " + subset + ")").contains("[facts-mixed]");
+    }
+    List<Row> fits = w.read("scaling_fits").orderBy("subset").collectAsList();
+    assertThat(fits).hasSize(2);
+    assertThat(fits).extracting(r -> r.<String>getAs("label")).containsOnly("facts-mixed");
+    Row heldOut = fits.get(0);
+    assertThat(heldOut.<String>getAs("subset")).isEqualTo("held_out");
+    assertThat(heldOut.<Double>getAs("slope")).isCloseTo(0.02, within(1e-9));
+    assertThat(heldOut.<Double>getAs("baseline_value")).isEqualTo(0.45);
+    Row trained = fits.get(1);
+    assertThat(trained.<String>getAs("subset")).isEqualTo("trained");
+    assertThat(trained.<Double>getAs("intercept")).isCloseTo(0.40, within(1e-9));
+    assertThat(trained.<Double>getAs("baseline_value")).isEqualTo(0.55);
+    assertThat(trained.<String>getAs("fit_id")).isNotEqualTo(heldOut.<String>getAs("fit_id"));
+
+    CliResult blank =
+        SparkTestSession.cli(
+            "fit-scaling", "--warehouse", warehouse, "--set", "score.scaling_subset=''");
+    assertThat(blank.code()).isEqualTo(2);
+    assertThat(blank.err())
+        .contains("score.scaling_subset: got '', expected a scores subset such as all");
+  }
+
+  private static Row subsetScore(
+      String runId, String setting, String subset, double value, Long seen, String generator) {
+    return RowFactory.create(
+        runId,
+        "quality",
+        subset,
+        setting,
+        "tiny",
+        "accuracy",
+        value,
+        600L,
+        value - 0.05,
+        value + 0.05,
+        seen,
+        seen,
+        seen,
+        seen == null ? null : "default",
+        generator,
+        "h",
+        SparkRows.seq(List.of("quality-ll@1")),
+        "sha",
+        "score-x");
+  }
+
   private static Row score(
       String runId,
       String setting,

@@ -15,12 +15,15 @@ import java.util.Locale;
  * <p>Accepts the official record and reduced copies of it: ids may be strings or integers, and
  * {@code question_unique_id}, {@code difficult} and the annotator fields may be absent. A question
  * without its own id is keyed {@code <set_unique_id>_<1-based position>}, which is how the official
- * ids are built. A bad question costs only itself; an empty article quarantines the document and
- * its questions.
+ * ids are built. A question may name scoring subsets in an optional {@code subsets} list of strings
+ * (not part of QuALITY; generated sets such as {@code make-facts} use it). A bad question costs
+ * only itself; an empty article quarantines the document and its questions.
  */
 public final class QualityReader implements BenchmarkReader {
   public static final String FORMAT = "quality";
   private static final String NATURAL_SPLIT = "dev";
+  private static final java.util.regex.Pattern SUBSET_NAME =
+      java.util.regex.Pattern.compile("[A-Za-z0-9_-]+");
 
   @Override
   public String format() {
@@ -134,9 +137,48 @@ public final class QualityReader implements BenchmarkReader {
         goldIndex == null ? null : OptionLetters.letter(goldIndex),
         goldIndex,
         AnswerType.MCQ.id(),
-        difficult != null && difficult == 1 ? List.of("difficult") : List.of(),
+        subsets(question, difficult),
         meta.build(),
         location);
+  }
+
+  /**
+   * {@code difficult} when the question is marked so, then the optional {@code subsets}: scoring
+   * subsets a generated set names for each question (the facts corpus of {@code make-facts} marks
+   * its questions {@code trained} or {@code held_out}), each a non-empty name of letters, digits,
+   * {@code _} or {@code -}, at most once.
+   */
+  private static List<String> subsets(JsonFields question, Integer difficult) {
+    List<String> subsets = new ArrayList<>();
+    if (difficult != null && difficult == 1) {
+      subsets.add("difficult");
+    }
+    ArrayNode named = question.optionalArray("subsets");
+    if (named == null) {
+      return List.copyOf(subsets);
+    }
+    for (int i = 0; i < named.size(); i++) {
+      JsonNode item = named.get(i);
+      String path = question.path("subsets") + "[" + i + "]";
+      if (!item.isTextual() || !SUBSET_NAME.matcher(item.textValue()).matches()) {
+        throw new BadRecordException(
+            path
+                + ": got "
+                + Json.describe(item)
+                + ", expected a subset name of letters, digits, _ or -");
+      }
+      if (item.textValue().equals("all") || subsets.contains(item.textValue())) {
+        throw new BadRecordException(
+            path
+                + ": got "
+                + item.textValue()
+                + (item.textValue().equals("all")
+                    ? ", expected a subset other than all (every question is in all)"
+                    : " a second time, expected each subset once"));
+      }
+      subsets.add(item.textValue());
+    }
+    return List.copyOf(subsets);
   }
 
   private static String questionId(JsonFields set, JsonFields question, int index) {

@@ -146,6 +146,38 @@ class QualityReaderTest {
   }
 
   @Test
+  void optionalSubsetsAreReadAndABadOneRejectsOnlyItsQuestion() {
+    String line =
+        "{\"article_id\": \"p1\", \"set_unique_id\": \"p1_S\", \"article\": \"Text\","
+            + " \"questions\": [{\"question\": \"Q1\", \"options\": [\"a\", \"b\"], \"gold_label\": 1,"
+            + " \"subsets\": [\"held_out\", \"birth-city\"], \"difficult\": 1},"
+            + " {\"question\": \"Q2\", \"options\": [\"a\", \"b\"], \"gold_label\": 1, \"subsets\": \"trained\"},"
+            + " {\"question\": \"Q3\", \"options\": [\"a\", \"b\"], \"gold_label\": 1, \"subsets\": [3]},"
+            + " {\"question\": \"Q4\", \"options\": [\"a\", \"b\"], \"gold_label\": 1, \"subsets\": [\"all\"]},"
+            + " {\"question\": \"Q5\", \"options\": [\"a\", \"b\"], \"gold_label\": 1,"
+            + " \"subsets\": [\"trained\", \"trained\"]},"
+            + " {\"question\": \"Q6\", \"options\": [\"a\", \"b\"], \"gold_label\": 1, \"subsets\": []}]}";
+    CollectingSink sink =
+        CollectingSink.read(
+            reader, new SourceFile("d/facts_dev.jsonl", line.getBytes(StandardCharsets.UTF_8)));
+
+    assertThat(sink.questions)
+        .extracting(QuestionRecord::questionId)
+        .containsExactly("quality:p1_S_1", "quality:p1_S_6");
+    assertThat(sink.questions.get(0).subsets())
+        .containsExactly("difficult", "held_out", "birth-city");
+    assertThat(sink.questions.get(1).subsets()).isEmpty();
+    assertThat(sink.rejections)
+        .extracting(Rejection::reason)
+        .containsExactly(
+            "questions[1].subsets: got 'trained', expected an array",
+            "questions[2].subsets[0]: got 3, expected a subset name of letters, digits, _ or -",
+            "questions[3].subsets[0]: got all, expected a subset other than all (every question is"
+                + " in all)",
+            "questions[4].subsets[1]: got trained a second time, expected each subset once");
+  }
+
+  @Test
   void acceptsJsonLinesAndTheOfficialFileNames() {
     assertThat(reader.accepts("quality_dev_sample.jsonl")).isTrue();
     assertThat(reader.accepts("QuALITY.v1.0.1.htmlstripped.train")).isTrue();
