@@ -47,13 +47,13 @@ table("score_comparisons")
 
 // COMMAND ----------
 
-// The scaling fits, the latest of each benchmark, setting and metric: accuracy = intercept + slope * ln(tokens),
+// The scaling fits, the latest of each benchmark, setting, metric, subset and curve label: accuracy = intercept + slope * ln(tokens),
 // and where the line would cross the baseline. (Their score_run_id is the fit-scaling run's id.)
 val fits = table("scaling_fits")
   .withColumn("latest", row_number().over(
-    Window.partitionBy("benchmark", "setting", "metric").orderBy(desc("score_run_id"))))
+    Window.partitionBy("benchmark", "setting", "metric", "subset", "label").orderBy(desc("score_run_id"))))
   .filter(col("latest") === 1)
-fits.select(col("benchmark"), col("setting"), col("metric"), col("token_count"), col("n_points"),
+fits.select(col("benchmark"), col("setting"), col("subset"), col("label"), col("metric"), col("token_count"), col("n_points"),
     round(col("intercept"), 4).as("intercept"), round(col("slope"), 4).as("slope"),
     round(col("r2"), 3).as("r2"), col("baseline_setting"), round(col("baseline_value"), 3).as("baseline"),
     col("crossover_tokens"))
@@ -64,10 +64,11 @@ fits.select(col("benchmark"), col("setting"), col("metric"), col("token_count"),
 // The curve's points: one per model, on the token axis the fit used.
 val points = fits
   .filter(col("metric") === "accuracy")
-  .select(col("benchmark"), col("setting"), col("intercept"), col("slope"), explode(col("points")).as("p"))
-  .select(col("benchmark"), col("setting"), col("p.tokens").as("tokens"),
+  .select(col("benchmark"), col("setting"), col("subset"), col("label"), col("intercept"), col("slope"),
+    explode(col("points")).as("p"))
+  .select(col("benchmark"), col("setting"), col("subset"), col("label"), col("p.tokens").as("tokens"),
     round(log(col("p.tokens")), 3).as("ln_tokens"), round(col("p.value"), 3).as("accuracy"),
     round(col("intercept") + col("slope") * log(col("p.tokens")), 3).as("fitted"), col("p.run_id"))
-  .orderBy("benchmark", "setting", "tokens")
+  .orderBy("benchmark", "setting", "subset", "label", "tokens")
 points.show(50, false)
 require(points.count() > 0, s"no scaling fit with points in $warehouse/scaling_fits: run infuse fit-scaling")
