@@ -2,6 +2,7 @@ package dev.infuse.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.infuse.jobs.SparkTestSession;
 import org.apache.logging.log4j.LogManager;
 import org.junit.jupiter.api.Test;
 
@@ -12,6 +13,9 @@ import org.junit.jupiter.api.Test;
 class UserLogsTest {
   @Test
   void realWarningsReachTheConsoleAndKnownNoiseDoesNot() {
+    // The shared session quiets the root logger to ERROR; the capture must still see the user's
+    // levels, or the demo's no-warnings check would pass over every WARN.
+    SparkTestSession.get();
     try (WarningCapture capture = WarningCapture.begin()) {
       LogManager.getLogger("dev.infuse.jobs.llm.LlmCallStage").warn("infuse warning");
       LogManager.getLogger("org.apache.spark.scheduler.TaskSetManager").warn("lost task 0.0");

@@ -397,10 +397,10 @@ public final class FactsExperiment {
       steps
           .out()
           .println(
-              "facts-experiment: train failed ("
-                  + e.getMessage()
-                  + "); retrying once"
-                  + " from its last checkpoint");
+              "facts-experiment: "
+                  + title
+                  + " failed (its error is on stderr above and in the runs table);"
+                  + " retrying once from its last checkpoint");
       steps.retry(title, TrainJob.NAME, run -> new TrainJob(run).run(), overrides);
     }
   }
