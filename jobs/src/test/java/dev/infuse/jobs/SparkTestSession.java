@@ -28,6 +28,10 @@ public final class SparkTestSession {
               .config("spark.driver.host", "127.0.0.1")
               .config("spark.driver.bindAddress", "127.0.0.1")
               .config("spark.sql.shuffle.partitions", "2")
+              // Spark sizes memory pages from the heap (64 MB each here), and every hash aggregate
+              // with data takes one. A 26-minute suite once ran a task out of execution memory
+              // ("Unable to acquire 262144 bytes, got 0"); tiny fixtures need small pages.
+              .config("spark.buffer.pageSize", "4m")
               .config("spark.default.parallelism", "2")
               .config("spark.sql.session.timeZone", "UTC")
               .config("spark.sql.jsonGenerator.ignoreNullFields", "false")
