@@ -5,6 +5,7 @@ import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.run.Job;
 import dev.infuse.jobs.run.JobRun;
 import dev.infuse.jobs.run.RecordedRun;
+import dev.infuse.jobs.run.RunStatus;
 import dev.infuse.jobs.spark.SparkSessions;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -49,6 +50,16 @@ public abstract class JobCommand implements Callable<Integer> {
             "infuse " + name,
             config.spark().master(),
             config.spark().conf(),
-            spark -> RecordedRun.execute(new JobRun(name, spark, config, out, err), job)));
+            spark -> {
+              JobRun run;
+              try {
+                run = new JobRun(name, spark, config, out, err);
+              } catch (ConfigException e) {
+                // A warehouse that cannot be opened or reached: no run to record it in.
+                ExitCodes.invalidConfig(err, e);
+                return RunStatus.INVALID_CONFIG;
+              }
+              return RecordedRun.execute(run, job);
+            }));
   }
 }

@@ -6,6 +6,7 @@ import static org.apache.spark.sql.functions.sha2;
 import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.to_json;
 
+import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.ContractEnforcer;
 import io.delta.tables.DeltaMergeBuilder;
@@ -65,8 +66,46 @@ public final class Warehouse {
               .toString();
       return qualified.endsWith("/") ? qualified.substring(0, qualified.length() - 1) : qualified;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot resolve warehouse " + root, e);
+      throw new ConfigException(
+          List.of(
+              "--warehouse: cannot open "
+                  + root
+                  + ": "
+                  + firstLine(e)
+                  + "; expected a local path or a URI whose Hadoop file system is on the classpath"
+                  + " (s3a:// needs org.apache.hadoop:hadoop-aws, see README, Deploy)"));
     }
+  }
+
+  /**
+   * Fails with a clear error when the root cannot be reached (a missing bucket, credentials the
+   * store refuses, an endpoint that does not answer); a root that does not exist yet is fine, the
+   * first write creates it.
+   */
+  public void requireReachable() {
+    try {
+      Path rootPath = new Path(root);
+      rootPath.getFileSystem(spark.sparkContext().hadoopConfiguration()).exists(rootPath);
+    } catch (IOException | RuntimeException e) {
+      throw new ConfigException(
+          List.of(
+              "--warehouse: cannot reach "
+                  + root
+                  + ": "
+                  + firstLine(e)
+                  + "; expected a warehouse this session can list and write"
+                  + (root.startsWith("s3")
+                      ? " (check that the bucket exists, and spark.hadoop.fs.s3a.*: the credentials"
+                          + " provider or keys, the endpoint, path.style.access for an S3-compatible"
+                          + " store)"
+                      : "")));
+    }
+  }
+
+  private static String firstLine(Throwable e) {
+    String message = e.getMessage() == null ? e.toString() : e.getMessage();
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline);
   }
 
   public String root() {

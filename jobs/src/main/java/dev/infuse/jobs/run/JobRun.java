@@ -49,6 +49,7 @@ public final class JobRun {
     this.spark = spark;
     this.config = config;
     this.warehouse = new Warehouse(spark, config.warehouse());
+    warehouse.requireReachable();
     this.out = out;
     this.err = err;
   }

@@ -38,12 +38,14 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.util.SerializableConfiguration;
 import scala.Tuple2;
 
 /**
@@ -369,13 +371,19 @@ public final class BuildShardsJob {
             plan.vocab().size(),
             plan.vocab().eosId(),
             plan.vocab().padId());
+    // Tasks upload to a remote output with the session's Hadoop settings (s3a endpoint,
+    // credentials), which a fresh Configuration on an executor does not have.
+    Broadcast<SerializableConfiguration> hadoop =
+        new JavaSparkContext(run.spark().sparkContext())
+            .broadcast(
+                new SerializableConfiguration(run.spark().sparkContext().hadoopConfiguration()));
     List<ShardFilesTask.Written> written =
         new ArrayList<>(
             sample
                 .rows()
                 .repartitionAndSortWithinPartitions(
                     new ShardOrder.ByShard(sample.shards()), naturalOrder())
-                .mapPartitionsWithIndex(new ShardFilesTask(spec), false)
+                .mapPartitionsWithIndex(new ShardFilesTask(spec, hadoop), false)
                 .collect());
     // By format name, then shard: the order of the manifest and of info.json's formats.
     written.sort(

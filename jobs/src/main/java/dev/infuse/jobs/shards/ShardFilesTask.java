@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.api.java.function.Function2;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.SerializableConfiguration;
 import scala.Tuple2;
 
 /**
@@ -76,8 +78,12 @@ final class ShardFilesTask
 
   private final Spec spec;
 
-  ShardFilesTask(Spec spec) {
+  /** The session's Hadoop configuration, for the upload to a remote output. */
+  private final Broadcast<SerializableConfiguration> hadoop;
+
+  ShardFilesTask(Spec spec, Broadcast<SerializableConfiguration> hadoop) {
     this.spec = spec;
+    this.hadoop = hadoop;
   }
 
   @Override
@@ -204,7 +210,7 @@ final class ShardFilesTask
   }
 
   private void publish(ShardFormat format, ShardFile file) {
-    spec.output().publish(format, file.path());
+    spec.output().publish(format, file.path(), hadoop.value().value());
   }
 
   private static Written result(

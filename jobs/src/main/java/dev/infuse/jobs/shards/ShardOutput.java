@@ -61,15 +61,21 @@ final class ShardOutput implements Serializable {
         : scratch.resolve(format.id()).resolve(name);
   }
 
-  /** Makes a written file visible at its place in the output; a no-op for a local output. */
-  void publish(ShardFormat format, Path written) {
+  /**
+   * Makes a written file visible at its place in the output; a no-op for a local output. {@code
+   * conf} is the session's Hadoop configuration as shipped to the task: a fresh {@code new
+   * Configuration()} on an executor lacks the session's {@code spark.hadoop.*} settings (the s3a
+   * endpoint, credentials provider, path style), so the upload would go to the wrong endpoint or
+   * with no credentials.
+   */
+  void publish(ShardFormat format, Path written, Configuration conf) {
     if (local) {
       return;
     }
     try {
       org.apache.hadoop.fs.Path target =
           new org.apache.hadoop.fs.Path(formatUri(format), written.getFileName().toString());
-      FileSystem fs = target.getFileSystem(new Configuration());
+      FileSystem fs = target.getFileSystem(conf);
       fs.copyFromLocalFile(true, true, new org.apache.hadoop.fs.Path(written.toUri()), target);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot upload " + written + " to " + formatUri(format), e);
