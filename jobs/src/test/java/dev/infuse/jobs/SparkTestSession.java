@@ -17,6 +17,14 @@ public final class SparkTestSession {
 
   private SparkTestSession() {}
 
+  /**
+   * The same three settings as Java options, for tests that run {@code bin/infuse} as a process
+   * (SparkConf reads {@code spark.*} system properties): {@code INFUSE_JAVA_OPTS="-Xmx1g " + this}.
+   */
+  public static final String FAST_SMALL_JOBS_JAVA_OPTS =
+      "-Dspark.sql.adaptive.enabled=false -Dspark.sql.codegen.wholeStage=false"
+          + " -Dspark.sql.codegen.factoryMode=NO_CODEGEN";
+
   public static synchronized SparkSession get() {
     if (spark == null) {
       spark =
@@ -34,9 +42,10 @@ public final class SparkTestSession {
               .config("spark.buffer.pageSize", "4m")
               .config("spark.default.parallelism", "2")
               // Tiny fixtures make every job a few dozen small queries, and on 2 cores compiling
-              // their generated code costs more than running them: a warm ingest and chunk of the
-              // samples took 63.7 s with Spark's defaults, 26 s interpreted and without adaptive
-              // re-planning (FixedCostProbe, issue 19). The product keeps Spark's defaults.
+              // their generated code costs more than running them: warm, an ingest of the GSM8K
+              // and QuALITY samples and a chunk took 63.7 s with Spark's defaults and 26 s
+              // interpreted and without adaptive re-planning (issue 19). The product keeps
+              // Spark's defaults; tests that start bin/infuse pass FAST_SMALL_JOBS_JAVA_OPTS.
               .config("spark.sql.adaptive.enabled", "false")
               .config("spark.sql.codegen.wholeStage", "false")
               .config("spark.sql.codegen.factoryMode", "NO_CODEGEN")

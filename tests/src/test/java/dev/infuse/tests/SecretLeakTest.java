@@ -58,7 +58,9 @@ class SecretLeakTest {
                   "--set",
                   "llm.api_key_env=INFUSE_TEST_API_KEY"));
       ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-      builder.environment().put("INFUSE_JAVA_OPTS", "-Xmx1g");
+      builder
+          .environment()
+          .put("INFUSE_JAVA_OPTS", "-Xmx1g " + SparkTestSession.FAST_SMALL_JOBS_JAVA_OPTS);
       builder.environment().put("INFUSE_TEST_API_KEY", secret);
       Process process = builder.start();
       printed = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -90,7 +90,9 @@ class ShardBytesAcrossProcessesTest {
       command.add(setting);
     }
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-    builder.environment().put("INFUSE_JAVA_OPTS", "-Xmx1500m");
+    builder
+        .environment()
+        .put("INFUSE_JAVA_OPTS", "-Xmx1500m " + SparkTestSession.FAST_SMALL_JOBS_JAVA_OPTS);
     Process process = builder.start();
     String printed = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(process.waitFor(300, TimeUnit.SECONDS)).as(printed).isTrue();
