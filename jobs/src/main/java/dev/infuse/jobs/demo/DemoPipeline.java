@@ -143,6 +143,12 @@ public final class DemoPipeline {
             // nothing the default's does not).
             "evaluate.rag_recipes=[" + DEFAULT_RECIPE + ", " + ENTIGRAPH_RECIPE + "]",
             "evaluate.rag_recipe_settings=[rag]",
+            // The demo's tables are tiny: its jobs are dozens of small queries each, and compiling
+            // their generated code costs more than running them (issue 19). Only the session
+            // the demo starts reads these; a session that already exists keeps its own.
+            "spark.conf.spark.sql.adaptive.enabled='false'",
+            "spark.conf.spark.sql.codegen.wholeStage='false'",
+            "spark.conf.spark.sql.codegen.factoryMode=NO_CODEGEN",
             "evaluate.models=["
                 + String.join(", ", SWEEP.stream().map(SweepPoint::modelDir).toList())
                 + "]");
