@@ -1,5 +1,6 @@
 package dev.infuse.jobs;
 
+import dev.infuse.jobs.spark.SparkSessions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -18,12 +19,14 @@ public final class SparkTestSession {
   private SparkTestSession() {}
 
   /**
-   * The same three settings as Java options, for tests that run {@code bin/infuse} as a process
-   * (SparkConf reads {@code spark.*} system properties): {@code INFUSE_JAVA_OPTS="-Xmx1g " + this}.
+   * {@link SparkSessions#SMALL_JOBS_CONF} as Java options, for tests that run {@code bin/infuse} as
+   * a process (SparkConf reads {@code spark.*} system properties): {@code INFUSE_JAVA_OPTS="-Xmx1g
+   * " + this}.
    */
   public static final String FAST_SMALL_JOBS_JAVA_OPTS =
-      "-Dspark.sql.adaptive.enabled=false -Dspark.sql.codegen.wholeStage=false"
-          + " -Dspark.sql.codegen.factoryMode=NO_CODEGEN";
+      SparkSessions.SMALL_JOBS_CONF.entrySet().stream()
+          .map(e -> "-D" + e.getKey() + "=" + e.getValue())
+          .collect(java.util.stream.Collectors.joining(" "));
 
   public static synchronized SparkSession get() {
     if (spark == null) {
@@ -41,14 +44,8 @@ public final class SparkTestSession {
               // ("Unable to acquire 262144 bytes, got 0"); tiny fixtures need small pages.
               .config("spark.buffer.pageSize", "4m")
               .config("spark.default.parallelism", "2")
-              // Tiny fixtures make every job a few dozen small queries, and on 2 cores compiling
-              // their generated code costs more than running them: warm, an ingest of the GSM8K
-              // and QuALITY samples and a chunk took 63.7 s with Spark's defaults and 26 s
-              // interpreted and without adaptive re-planning (issue 19). The product keeps
-              // Spark's defaults; tests that start bin/infuse pass FAST_SMALL_JOBS_JAVA_OPTS.
-              .config("spark.sql.adaptive.enabled", "false")
-              .config("spark.sql.codegen.wholeStage", "false")
-              .config("spark.sql.codegen.factoryMode", "NO_CODEGEN")
+              // Tiny fixtures: tests that start bin/infuse pass FAST_SMALL_JOBS_JAVA_OPTS.
+              .config(java.util.Map.<String, Object>copyOf(SparkSessions.SMALL_JOBS_CONF))
               .config("spark.sql.session.timeZone", "UTC")
               .config("spark.sql.jsonGenerator.ignoreNullFields", "false")
               .config("spark.databricks.delta.snapshotPartitions", "2")

@@ -25,12 +25,14 @@ import dev.infuse.jobs.maporl.RewardJob;
 import dev.infuse.jobs.run.RecordedSteps;
 import dev.infuse.jobs.score.ScoreJob;
 import dev.infuse.jobs.shards.BuildShardsJob;
+import dev.infuse.jobs.spark.SparkSessions;
 import dev.infuse.jobs.train.TrainConfig;
 import dev.infuse.jobs.train.TrainJob;
 import dev.infuse.udfs.llm.LlmBackend;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -116,42 +118,42 @@ public final class DemoPipeline {
           sample("demo.behavior_inputs." + source, relative, "the " + source + " sample file"));
     }
     this.settings =
-        List.of(
-            "ingest.format=quality",
-            "ingest.input=" + input,
-            // The SMT steps work on the QuALITY corpus alone: the warehouse also holds the
-            // discussion's and the behaviour run's data, which must not leak into chunks,
-            // synthetic data or training shards (and rerunning a step must see the same inputs).
-            "chunk.corpus=quality",
-            "gen_qa.corpus=quality",
-            "gen_docs.corpus=quality",
-            "shards.corpus=quality",
-            "shards.decontamination.benchmarks=[quality]",
-            // The demo trains on the shards it builds, cut to the model's sequence length.
-            "shards.sequence_length=" + base.section(TrainConfig.class).sequenceLength(),
-            // The default recipe: every QuALITY question retrieves from its own article (the
-            // oracle-document scope the report labels); the answers read the top 4 chunks.
-            "retrieve.k=4",
-            "answer.k=4",
-            // The evaluation: the model-free reader with RAG, and every model of the sweep
-            // closed-book and with RAG.
-            "evaluate.benchmarks=[quality]",
-            "evaluate.settings=[rag, trained, trained_rag]",
-            "evaluate.compare=[[rag, trained_rag], [rag, trained]]",
-            // Both RAG recipes side by side with the model-free reader: Infuse's default, and
-            // EntiGraph's baseline for rag alone (its trained_rag would add four runs and show
-            // nothing the default's does not).
-            "evaluate.rag_recipes=[" + DEFAULT_RECIPE + ", " + ENTIGRAPH_RECIPE + "]",
-            "evaluate.rag_recipe_settings=[rag]",
-            // The demo's tables are tiny: its jobs are dozens of small queries each, and compiling
-            // their generated code costs more than running them (issue 19). Only the session
-            // the demo starts reads these; a session that already exists keeps its own.
-            "spark.conf.spark.sql.adaptive.enabled='false'",
-            "spark.conf.spark.sql.codegen.wholeStage='false'",
-            "spark.conf.spark.sql.codegen.factoryMode=NO_CODEGEN",
-            "evaluate.models=["
-                + String.join(", ", SWEEP.stream().map(SweepPoint::modelDir).toList())
-                + "]");
+        new ArrayList<>(
+            List.of(
+                "ingest.format=quality",
+                "ingest.input=" + input,
+                // The SMT steps work on the QuALITY corpus alone: the warehouse also holds the
+                // discussion's and the behaviour run's data, which must not leak into chunks,
+                // synthetic data or training shards (and rerunning a step must see the same
+                // inputs).
+                "chunk.corpus=quality",
+                "gen_qa.corpus=quality",
+                "gen_docs.corpus=quality",
+                "shards.corpus=quality",
+                "shards.decontamination.benchmarks=[quality]",
+                // The demo trains on the shards it builds, cut to the model's sequence length.
+                "shards.sequence_length=" + base.section(TrainConfig.class).sequenceLength(),
+                // The default recipe: every QuALITY question retrieves from its own article (the
+                // oracle-document scope the report labels); the answers read the top 4 chunks.
+                "retrieve.k=4",
+                "answer.k=4",
+                // The evaluation: the model-free reader with RAG, and every model of the sweep
+                // closed-book and with RAG.
+                "evaluate.benchmarks=[quality]",
+                "evaluate.settings=[rag, trained, trained_rag]",
+                "evaluate.compare=[[rag, trained_rag], [rag, trained]]",
+                // Both RAG recipes side by side with the model-free reader: Infuse's default, and
+                // EntiGraph's baseline for rag alone (its trained_rag would add four runs and show
+                // nothing the default's does not).
+                "evaluate.rag_recipes=[" + DEFAULT_RECIPE + ", " + ENTIGRAPH_RECIPE + "]",
+                "evaluate.rag_recipe_settings=[rag]",
+                "evaluate.models=["
+                    + String.join(", ", SWEEP.stream().map(SweepPoint::modelDir).toList())
+                    + "]"));
+    // The demo's tables are tiny. Only the session the demo starts reads these; a session that
+    // already exists keeps its own.
+    SparkSessions.SMALL_JOBS_CONF.forEach(
+        (key, value) -> this.settings.add("spark.conf." + key + "='" + value + "'"));
     this.config = config().load();
   }
 

@@ -14,6 +14,19 @@ import scala.Option;
 public final class SparkSessions {
   private SparkSessions() {}
 
+  /**
+   * Spark settings for jobs over tiny tables, as in the demo and the tests: each job is dozens of
+   * small queries, and on two cores compiling their generated code costs more than running them.
+   * Warm, an ingest of the GSM8K and QuALITY samples and a chunk took 63.7 s with Spark's defaults
+   * and 26 s with these (issue 19). Large inputs need Spark's defaults, which every other run
+   * keeps.
+   */
+  public static final Map<String, String> SMALL_JOBS_CONF =
+      Map.of(
+          "spark.sql.adaptive.enabled", "false",
+          "spark.sql.codegen.wholeStage", "false",
+          "spark.sql.codegen.factoryMode", "NO_CODEGEN");
+
   /** A session and whether Infuse created it (and so may stop it). */
   public record Session(SparkSession spark, boolean created) {}
 
