@@ -5,10 +5,12 @@ import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.demo.DemoPipeline;
 import dev.infuse.jobs.spark.SparkSessions;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(
@@ -31,6 +33,14 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Mixin CommonOptions common;
 
+  @Option(
+      names = "--stop-after",
+      paramLabel = "STEP",
+      description =
+          "Run only the first STEP steps and keep their tables, e.g. 13 for the SMT data and"
+              + " shards without training (default: every step).")
+  Integer stopAfter;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
@@ -41,9 +51,15 @@ public final class DemoCommand implements Callable<Integer> {
     try {
       demo = new DemoPipeline(() -> common.loader(spec));
       config = demo.config().load();
+      if (stopAfter != null && (stopAfter < 1 || stopAfter > demo.steps())) {
+        throw new ConfigException(
+            List.of(
+                "--stop-after: got " + stopAfter + ", expected a step from 1 to " + demo.steps()));
+      }
     } catch (ConfigException e) {
       return ExitCodes.invalidConfig(err, e);
     }
+    int lastStep = stopAfter == null ? demo.steps() : stopAfter;
     return ExitCodes.ofChain(
         "demo",
         err,
@@ -53,7 +69,7 @@ public final class DemoCommand implements Callable<Integer> {
                 config.spark().master(),
                 config.spark().conf(),
                 spark -> {
-                  demo.run(spark, out, err, started);
+                  demo.run(spark, out, err, started, lastStep);
                   return ExitCodes.OK;
                 }));
   }

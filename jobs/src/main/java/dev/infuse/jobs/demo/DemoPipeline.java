@@ -207,7 +207,40 @@ public final class DemoPipeline {
    * @throws dev.infuse.jobs.run.StepFailedException when a step fails
    */
   public void run(SparkSession spark, PrintWriter out, PrintWriter err, long startedNanos) {
-    RecordedSteps steps = new RecordedSteps(spark, this::config, steps(), out, err);
+    run(spark, out, err, startedNanos, steps());
+  }
+
+  /**
+   * Runs the first {@code lastStep} steps in {@code spark}, e.g. the SMT data and shards without
+   * training; with every step, as {@link #run(SparkSession, PrintWriter, PrintWriter, long)}.
+   *
+   * @throws IllegalArgumentException when {@code lastStep} is not a step of the demo
+   * @throws dev.infuse.jobs.run.StepFailedException when a step fails
+   */
+  public void run(
+      SparkSession spark, PrintWriter out, PrintWriter err, long startedNanos, int lastStep) {
+    if (lastStep < 1 || lastStep > steps()) {
+      throw new IllegalArgumentException(
+          "--stop-after: got " + lastStep + ", expected a step from 1 to " + steps());
+    }
+    RecordedSteps steps =
+        new RecordedSteps(spark, this::config, steps(), out, err).stopAfter(lastStep);
+    try {
+      runSteps(spark, steps, out, startedNanos);
+    } catch (RecordedSteps.Stopped stopped) {
+      out.printf(
+          Locale.ROOT,
+          "%nDemo stopped after step %d of %d (--stop-after) in %.1f s. Warehouse: %s%n",
+          stopped.step(),
+          steps(),
+          (System.nanoTime() - startedNanos) / 1e9,
+          config.warehouse());
+      out.flush();
+    }
+  }
+
+  private void runSteps(
+      SparkSession spark, RecordedSteps steps, PrintWriter out, long startedNanos) {
     steps.run(
         "ingest: QuALITY sample -> documents, questions",
         IngestJob.NAME,

@@ -22,6 +22,7 @@ public final class RecordedSteps {
   private final PrintWriter err;
   private final int total;
   private int number;
+  private int last = Integer.MAX_VALUE;
 
   public RecordedSteps(
       SparkSession spark,
@@ -49,8 +50,39 @@ public final class RecordedSteps {
     return base.get();
   }
 
-  /** Prints the next step's heading, for a step that is not a recorded job. */
+  /**
+   * Ends the chain after step {@code step}: whatever comes next throws {@link Stopped} instead of
+   * running, so a caller can run the first steps of a long chain and keep their tables.
+   */
+  public RecordedSteps stopAfter(int step) {
+    this.last = step;
+    return this;
+  }
+
+  /** Thrown in place of the step after the one {@link #stopAfter} named. */
+  public static final class Stopped extends RuntimeException {
+    private final int step;
+
+    Stopped(int step) {
+      super("stopped after step " + step);
+      this.step = step;
+    }
+
+    /** The last step that ran. */
+    public int step() {
+      return step;
+    }
+  }
+
+  /**
+   * Prints the next step's heading, for a step that is not a recorded job.
+   *
+   * @throws Stopped when the chain was told to stop before this step
+   */
   public void heading(String title) {
+    if (number >= last) {
+      throw new Stopped(number);
+    }
     out.printf(Locale.ROOT, "== %d/%d %s%n", ++number, total, title);
     out.flush();
   }

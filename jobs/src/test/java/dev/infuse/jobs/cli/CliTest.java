@@ -108,6 +108,25 @@ class CliTest {
   }
 
   @Test
+  void demoStopsAfterTheStepItIsGivenAndKeepsThatStepsTables() {
+    CliResult outOfRange = SparkTestSession.cli("demo", "--stop-after", "0");
+    assertThat(outOfRange.code()).isNotZero();
+    assertThat(outOfRange.err()).contains("--stop-after: got 0, expected a step from 1 to 42");
+
+    String demo = SparkTestSession.tempDir("demo-stop").resolve("warehouse").toString();
+    CliResult first = SparkTestSession.cli("demo", "--warehouse", demo, "--stop-after", "1");
+    assertThat(first.code()).as(first.toString()).isZero();
+    assertThat(first.out())
+        .contains("== 1/42 ingest: QuALITY sample")
+        .doesNotContain("== 2/42")
+        .contains("Demo stopped after step 1 of 42 (--stop-after)");
+    dev.infuse.jobs.io.Warehouse tables =
+        new dev.infuse.jobs.io.Warehouse(SparkTestSession.get(), demo);
+    assertThat(tables.read("documents").count()).isEqualTo(5);
+    assertThat(tables.read("runs").count()).isEqualTo(1);
+  }
+
+  @Test
   void flagsWinOverSetAndSetOverFiles() throws IOException {
     Path file = SparkTestSession.tempDir("flags").resolve("c.yaml");
     Files.writeString(file, "chunk:\n  max_tokens: 300\n  overlap_tokens: 8\n  corpus: a\n");
