@@ -152,7 +152,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
     private final List<Map.Entry<Predicate<JsonNode>, Fault>> when = new CopyOnWriteArrayList<>();
     private Random random;
     private double rate;
-    private Fault rateFault;
+    private List<Fault> rateFaults;
     private volatile String retryAfter = "1";
 
     private FaultPlan() {}
@@ -182,16 +182,19 @@ public final class FakeOpenAiServer implements AutoCloseable {
     }
 
     /**
-     * Each other valid request gets {@code fault} with probability {@code rate}, drawn from a
-     * seeded RNG.
+     * Each other valid request gets a fault with probability {@code rate}, drawn from a seeded RNG:
+     * one of {@code faults}, each as likely as the others.
      */
-    public synchronized FaultPlan rate(double rate, long seed, Fault fault) {
+    public synchronized FaultPlan rate(double rate, long seed, Fault... faults) {
       if (rate < 0 || rate > 1) {
         throw new IllegalArgumentException("rate must be in [0, 1], got " + rate);
       }
+      if (faults.length == 0) {
+        throw new IllegalArgumentException("rate needs at least one fault");
+      }
       this.rate = rate;
       this.random = new Random(seed);
-      this.rateFault = Objects.requireNonNull(fault, "fault");
+      this.rateFaults = List.of(faults);
       return this;
     }
 
@@ -210,7 +213,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
       when.clear();
       rate = 0;
       random = null;
-      rateFault = null;
+      rateFaults = null;
       return this;
     }
 
@@ -231,7 +234,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
           return queued;
         }
         if (random != null && random.nextDouble() < rate) {
-          return rateFault;
+          return rateFaults.get(random.nextInt(rateFaults.size()));
         }
       }
       return null;
@@ -312,9 +315,9 @@ public final class FakeOpenAiServer implements AutoCloseable {
     return faults;
   }
 
-  /** Shorthand for {@code faults().rate(rate, seed, fault)}. */
-  public FakeOpenAiServer setFaultRate(double rate, long seed, Fault fault) {
-    faults.rate(rate, seed, fault);
+  /** Shorthand for {@code faults().rate(rate, seed, faults)}. */
+  public FakeOpenAiServer setFaultRate(double rate, long seed, Fault... faults) {
+    this.faults.rate(rate, seed, faults);
     return this;
   }
 
