@@ -86,6 +86,21 @@ public final class InfuseConfig {
     return tree;
   }
 
+  /**
+   * This config with {@code spark.master} replaced: what a run records when spark-submit or a
+   * cluster manager chose the master, so that {@code runs.config_json} says where the run went.
+   */
+  public InfuseConfig withSparkMaster(String master) {
+    if (master.equals(spark.master())) {
+      return this;
+    }
+    Map<String, Object> jobSections = new LinkedHashMap<>(tree);
+    jobSections.remove("warehouse");
+    jobSections.remove("run");
+    jobSections.remove("spark");
+    return new InfuseConfig(warehouse, run, new SparkConfig(master, spark.conf()), jobSections);
+  }
+
   @Override
   public String toString() {
     return "InfuseConfig" + tree;

@@ -47,7 +47,9 @@ public final class JobRun {
             + "-"
             + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(2);
     this.spark = spark;
-    this.config = config;
+    // The master that runs, not the configured default (spark-submit's --master wins over it), so
+    // that runs.config_json and every config hash say where the run went.
+    this.config = config.withSparkMaster(spark.sparkContext().master());
     this.warehouse = new Warehouse(spark, config.warehouse());
     warehouse.requireReachable();
     this.out = out;
