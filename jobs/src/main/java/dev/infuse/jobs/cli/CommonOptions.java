@@ -25,8 +25,10 @@ public final class CommonOptions {
 
   @Option(
       names = "--warehouse",
-      paramLabel = "DIR|URI",
-      description = "Where the Delta tables live: a directory or any Hadoop URI.")
+      paramLabel = "DIR|URI|CATALOG.SCHEMA",
+      description =
+          "Where the Delta tables live: a directory, any Hadoop URI, or a metastore schema"
+              + " (catalog.schema) whose tables are read and written by name.")
   @ConfigKey("warehouse")
   String warehouse;
 

@@ -84,7 +84,7 @@ public final class EvaluateCommand implements Callable<Integer> {
                       new RecordedSteps(
                           spark, () -> common.loader(spec), evaluation.steps(), out, err);
                   Evaluation.Result result = evaluation.run(steps);
-                  Evaluation.printSummary(new Warehouse(spark, config.warehouse()), result, out);
+                  Evaluation.printSummary(Warehouse.of(spark, config), result, out);
                   return ExitCodes.OK;
                 }));
   }

@@ -80,7 +80,7 @@ public final class FactsExperimentCommand implements Callable<Integer> {
                   RecordedSteps steps =
                       new RecordedSteps(spark, experiment::config, experiment.steps(), out, err);
                   FactsExperiment.Result result = experiment.run(steps);
-                  experiment.printSummary(new Warehouse(spark, config.warehouse()), result, out);
+                  experiment.printSummary(Warehouse.of(spark, config), result, out);
                   out.printf(
                       Locale.ROOT,
                       "%nfacts-experiment finished in %.1f s%s%n",

@@ -68,7 +68,12 @@ public final class SqlCommand implements Callable<Integer> {
         config.spark().master(),
         config.spark().conf(),
         spark -> {
-          Warehouse warehouse = new Warehouse(spark, config.warehouse());
+          Warehouse warehouse;
+          try {
+            warehouse = Warehouse.of(spark, config);
+          } catch (ConfigException e) {
+            return ExitCodes.invalidConfig(err, e);
+          }
           try {
             new SqlQuery(query, json, limit, truncate).run(spark, warehouse, out);
             return ExitCodes.OK;

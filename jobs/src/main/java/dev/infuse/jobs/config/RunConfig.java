@@ -9,8 +9,10 @@ import java.util.List;
  * @param seed the run seed; all sampling derives from (seed, row key)
  * @param progressIntervalSeconds how often the driver prints progress; 0 turns it off
  * @param promptsDir where the prompt templates are: a directory or URI, relative to the Infuse home
+ * @param filesDir where files that are not tables go (LLM call journals, indexes, shard builds,
+ *     reports), or null for the warehouse directory or schema location
  */
-public record RunConfig(long seed, int progressIntervalSeconds, String promptsDir)
+public record RunConfig(long seed, int progressIntervalSeconds, String promptsDir, String filesDir)
     implements ConfigSection {
   @Override
   public List<String> problems() {

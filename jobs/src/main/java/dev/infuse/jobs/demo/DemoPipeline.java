@@ -279,7 +279,7 @@ public final class DemoPipeline {
                   .setString("shards.output", point.shards())
                   .set("shards.total_tokens=" + point.totalTokens()));
     }
-    Warehouse warehouse = new Warehouse(spark, config.warehouse());
+    Warehouse warehouse = Warehouse.of(spark, config);
     for (SweepPoint point : SWEEP) {
       String shards = localPath(config.warehouse(), point.shards());
       int trainSteps =

@@ -347,7 +347,7 @@ public final class Evaluation {
 
   /** Runs every step; stops at the first that fails ({@link RecordedSteps.StepFailedException}). */
   public Result run(RecordedSteps steps) {
-    Warehouse warehouse = new Warehouse(steps.spark(), config.warehouse());
+    Warehouse warehouse = Warehouse.of(steps.spark(), config);
     requireQuestions(warehouse);
     var out = steps.out();
     if (!trained.isEmpty() && !fit) {

@@ -206,7 +206,7 @@ public final class FactsExperiment {
    */
   public Result run(RecordedSteps steps) {
     PrintWriter out = steps.out();
-    Warehouse warehouse = new Warehouse(steps.spark(), config.warehouse());
+    Warehouse warehouse = Warehouse.of(steps.spark(), config);
     steps.run(
         "ingest: " + input.getFileName() + " -> documents, questions (QuALITY format)",
         IngestJob.NAME,

@@ -7,6 +7,7 @@ import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.to_json;
 
 import dev.infuse.jobs.config.ConfigException;
+import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.ContractEnforcer;
 import io.delta.tables.DeltaMergeBuilder;
@@ -18,6 +19,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -29,8 +32,16 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 
 /**
- * The Delta tables of one warehouse: a directory (local, {@code s3://}, {@code abfss://}, {@code
- * dbfs:/}, any Hadoop URI) with one Delta table per subdirectory, named after the table.
+ * The Delta tables of one warehouse, in one of two forms:
+ *
+ * <ul>
+ *   <li>a directory (local, {@code s3://}, {@code abfss://}, {@code dbfs:/}, any Hadoop URI) with
+ *       one Delta table per subdirectory, named after the table;
+ *   <li>a metastore schema, {@code catalog.schema} (a Unity Catalog schema, a Glue or Hive database
+ *       under {@code spark_catalog}): tables are created, read and merged by name, as managed
+ *       tables, and files that are not tables (journals, indexes, shards, reports) go under the
+ *       schema's location.
+ * </ul>
  *
  * <p>Every write goes through the table's contract first. Writes are idempotent: rows are merged on
  * the primary key, and rows whose content is unchanged are filtered out beforehand (a left-anti
@@ -45,12 +56,98 @@ public final class Warehouse {
   private static final String ROW_HASH = "_row_hash";
   private static final String DELETE = "_delete";
 
-  private final SparkSession spark;
-  private final String root;
+  /**
+   * {@code catalog.schema}: two SQL identifiers. A directory whose name has this shape is written
+   * with a slash ({@code ./runs.v2}).
+   */
+  private static final Pattern SCHEMA =
+      Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)\\.([A-Za-z_][A-Za-z0-9_]*)");
 
-  public Warehouse(SparkSession spark, String root) {
+  private final SparkSession spark;
+  // Where the tables are: the directory, or the schema's location.
+  private final String root;
+  // Where files that are not tables go: run.files_dir, else the root.
+  private final String files;
+  // The quoted schema (`catalog`.`schema`), or null when the warehouse is a directory.
+  private final String schema;
+
+  /** The warehouse at {@code location}, with its files beside its tables. */
+  public Warehouse(SparkSession spark, String location) {
+    this(spark, location, null);
+  }
+
+  /** The warehouse a config names: {@code warehouse}, with {@code run.files_dir}. */
+  public static Warehouse of(SparkSession spark, InfuseConfig config) {
+    return new Warehouse(spark, config.warehouse(), config.run().filesDir());
+  }
+
+  /**
+   * @param location {@code --warehouse}: a directory or Hadoop URI, or {@code catalog.schema}
+   * @param filesDir where files that are not tables go, or null for the location (or the schema's)
+   */
+  public Warehouse(SparkSession spark, String location, String filesDir) {
     this.spark = spark;
-    this.root = qualify(spark, root);
+    Matcher schemaName = SCHEMA.matcher(location);
+    if (schemaName.matches()) {
+      this.schema = "`" + schemaName.group(1) + "`.`" + schemaName.group(2) + "`";
+      this.root = schemaLocation(spark, location, schema);
+    } else {
+      this.schema = null;
+      this.root = qualify(spark, location);
+    }
+    this.files = filesDir == null ? root : qualify(spark, filesDir);
+  }
+
+  /** Whether {@code --warehouse} names a metastore schema rather than a directory. */
+  public static boolean isSchema(String location) {
+    return SCHEMA.matcher(location).matches();
+  }
+
+  /**
+   * Creates the schema if it is missing and returns its location. The session catalog must be a
+   * persistent metastore: with Spark's in-memory catalog the tables would be forgotten when the
+   * session ends while their files stayed, and the next run could not create them again.
+   */
+  private static String schemaLocation(SparkSession spark, String location, String schema) {
+    boolean sessionCatalog =
+        location.startsWith("spark_catalog.")
+            || !spark.conf().contains("spark.sql.catalog." + location.split("\\.")[0]);
+    if (sessionCatalog
+        && "in-memory".equals(spark.conf().get("spark.sql.catalogImplementation", "in-memory"))) {
+      throw new ConfigException(
+          List.of(
+              "--warehouse: "
+                  + location
+                  + " names a metastore schema, but this session's catalog is Spark's in-memory"
+                  + " one, which forgets tables when the run ends; expected"
+                  + " spark.sql.catalogImplementation=hive (a Hive metastore, or Glue on EMR), a"
+                  + " catalog configured under spark.sql.catalog."
+                  + location.split("\\.")[0]
+                  + " (Unity Catalog on Databricks), or a directory (write ./"
+                  + location
+                  + " for a directory of that name)"));
+    }
+    try {
+      spark.sql("CREATE SCHEMA IF NOT EXISTS " + schema);
+      for (Row info : spark.sql("DESCRIBE SCHEMA EXTENDED " + schema).collectAsList()) {
+        if ("Location".equalsIgnoreCase(info.getString(0).strip())) {
+          String described = info.getString(1).strip();
+          return described.endsWith("/")
+              ? described.substring(0, described.length() - 1)
+              : described;
+        }
+      }
+      throw new IllegalStateException("DESCRIBE SCHEMA EXTENDED gives no Location");
+    } catch (RuntimeException e) {
+      throw new ConfigException(
+          List.of(
+              "--warehouse: cannot create or describe schema "
+                  + location
+                  + ": "
+                  + firstLine(e)
+                  + "; expected a schema this session's catalog can create or use, with a"
+                  + " location"));
+    }
   }
 
   /**
@@ -108,16 +205,42 @@ public final class Warehouse {
     return newline < 0 ? message : message.substring(0, newline);
   }
 
+  /**
+   * Where files that are not tables go (LLM call journals, retrieval indexes, shard builds,
+   * reports): {@code run.files_dir}, else the directory, or the schema's location.
+   */
   public String root() {
-    return root;
+    return files;
   }
 
+  /** Where a table's files are: its directory, or the location the catalog gave it. */
   public String path(String table) {
+    if (schema != null && exists(table)) {
+      return delta(table).detail().select("location").head().getString(0);
+    }
     return root + "/" + table;
   }
 
+  /** The name SQL knows a table by: {@code `catalog`.`schema`.`table`}, or a path when none. */
+  public String sqlName(String table) {
+    return schema != null ? schema + ".`" + table + "`" : "delta.`" + path(table) + "`";
+  }
+
   public boolean exists(String table) {
-    return DeltaTable.isDeltaTable(spark, path(table));
+    return schema != null
+        ? spark.catalog().tableExists(sqlName(table))
+        : DeltaTable.isDeltaTable(spark, path(table));
+  }
+
+  private DeltaTable delta(String table) {
+    if (schema == null) {
+      return DeltaTable.forPath(spark, path(table));
+    }
+    // Open-source Delta's forName parses at most two parts, so a session-catalog table goes by
+    // schema.table; Databricks' takes a Unity Catalog table's three.
+    return DeltaTable.forName(
+        spark,
+        schema.startsWith("`spark_catalog`.") ? sqlName(table).substring(16) : sqlName(table));
   }
 
   public Dataset<Row> read(String table) {
@@ -130,7 +253,9 @@ public final class Warehouse {
               + "; tables here: "
               + tables());
     }
-    return spark.read().format("delta").load(path(table));
+    return schema != null
+        ? spark.read().table(sqlName(table))
+        : spark.read().format("delta").load(path(table));
   }
 
   /** The current Delta version of a table, or -1 if it does not exist. */
@@ -138,11 +263,18 @@ public final class Warehouse {
     if (!exists(table)) {
       return -1;
     }
-    return DeltaTable.forPath(spark, path(table)).history(1).select("version").head().getLong(0);
+    return delta(table).history(1).select("version").head().getLong(0);
   }
 
   /** Names of the Delta tables in the warehouse, sorted. */
   public List<String> tables() {
+    if (schema != null) {
+      return spark.sql("SHOW TABLES IN " + schema).collectAsList().stream()
+          .filter(row -> !row.<Boolean>getAs("isTemporary"))
+          .map(row -> row.<String>getAs("tableName"))
+          .sorted()
+          .toList();
+    }
     try {
       Path rootPath = new Path(root);
       FileSystem fs = rootPath.getFileSystem(spark.sparkContext().hadoopConfiguration());
@@ -178,17 +310,16 @@ public final class Warehouse {
    * partitioning, contract property); if it exists, checks that the same contract version wrote it.
    */
   public void ensureTable(Contract contract) {
-    String path = path(contract.table());
     if (exists(contract.table())) {
       Map<String, String> properties =
-          DeltaTable.forPath(spark, path).detail().select("properties").head().getJavaMap(0);
+          delta(contract.table()).detail().select("properties").head().getJavaMap(0);
       String written = properties.get(CONTRACT_PROPERTY);
       if (written != null && !written.equals(contract.versionTag())) {
         throw new IllegalStateException(
             "table "
                 + contract.table()
                 + " at "
-                + path
+                + path(contract.table())
                 + " was written under contract "
                 + written
                 + ", but this build expects "
@@ -197,9 +328,13 @@ public final class Warehouse {
       }
       return;
     }
+    if (schema != null) {
+      createManaged(contract);
+      return;
+    }
     DeltaTableBuilder builder =
         DeltaTable.createIfNotExists(spark)
-            .location(path)
+            .location(path(contract.table()))
             .addColumns(contract.schema())
             .comment(contract.description())
             .property(CONTRACT_PROPERTY, contract.versionTag());
@@ -207,6 +342,40 @@ public final class Warehouse {
       builder = builder.partitionedBy(contract.partitionBy().toArray(String[]::new));
     }
     builder.execute();
+  }
+
+  /**
+   * Creates a schema's table as a managed table, so the catalog places it (Unity Catalog refuses a
+   * location inside a managed schema's storage). In SQL, because Delta's table builder takes only
+   * two-part names and a schema's tables have three.
+   */
+  private void createManaged(Contract contract) {
+    StringBuilder ddl =
+        new StringBuilder("CREATE TABLE IF NOT EXISTS ")
+            .append(sqlName(contract.table()))
+            .append(" (")
+            .append(contract.schema().toDDL())
+            .append(") USING delta");
+    if (!contract.partitionBy().isEmpty()) {
+      ddl.append(" PARTITIONED BY (")
+          .append(
+              contract.partitionBy().stream()
+                  .map(c -> "`" + c + "`")
+                  .collect(Collectors.joining(", ")))
+          .append(")");
+    }
+    ddl.append(" COMMENT ")
+        .append(sqlString(contract.description()))
+        .append(" TBLPROPERTIES (")
+        .append(sqlString(CONTRACT_PROPERTY))
+        .append(" = ")
+        .append(sqlString(contract.versionTag()))
+        .append(")");
+    spark.sql(ddl.toString());
+  }
+
+  private static String sqlString(String value) {
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'";
   }
 
   /** Inserts new keys and updates changed rows; unchanged rows cost nothing and commit nothing. */
@@ -246,7 +415,12 @@ public final class Warehouse {
   public WriteResult append(Contract contract, Dataset<Row> rows) {
     ensureTable(contract);
     Dataset<Row> conformed = new ContractEnforcer(contract).enforce(rows);
-    conformed.write().format("delta").mode("append").save(path(contract.table()));
+    if (schema != null) {
+      // saveAsTable appends by column name, like the merges; insertInto would go by position.
+      conformed.write().format("delta").mode("append").saveAsTable(sqlName(contract.table()));
+    } else {
+      conformed.write().format("delta").mode("append").save(path(contract.table()));
+    }
     return lastCommit(contract.table());
   }
 
@@ -271,12 +445,7 @@ public final class Warehouse {
           keyColumns.stream()
               .map(k -> "t.`" + k + "` = s.`" + k + "`")
               .collect(Collectors.joining(" AND "));
-      DeltaTable.forPath(spark, path(table))
-          .as("t")
-          .merge(present.as("s"), on)
-          .whenMatched()
-          .delete()
-          .execute();
+      delta(table).as("t").merge(present.as("s"), on).whenMatched().delete().execute();
       return lastCommit(table);
     } finally {
       present.unpersist();
@@ -333,8 +502,7 @@ public final class Warehouse {
         for (String column : contract.columnNames()) {
           assignments.put("`" + column + "`", "s.`" + column + "`");
         }
-        DeltaMergeBuilder merge =
-            DeltaTable.forPath(spark, path(table)).as("t").merge(source.as("s"), on);
+        DeltaMergeBuilder merge = delta(table).as("t").merge(source.as("s"), on);
         if (!scopeColumns.isEmpty()) {
           merge = merge.whenMatched("s." + DELETE).delete();
         }
@@ -352,11 +520,7 @@ public final class Warehouse {
   }
 
   private WriteResult lastCommit(String table) {
-    Row last =
-        DeltaTable.forPath(spark, path(table))
-            .history(1)
-            .select("version", "operationMetrics")
-            .head();
+    Row last = delta(table).history(1).select("version", "operationMetrics").head();
     Map<String, String> metrics = last.getJavaMap(1);
     long inserted = metric(metrics, "numTargetRowsInserted", metric(metrics, "numOutputRows", 0));
     return new WriteResult(

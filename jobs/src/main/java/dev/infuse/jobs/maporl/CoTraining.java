@@ -177,7 +177,7 @@ public final class CoTraining {
                 .setStrings("score.runs", List.of()));
     if (options.export() != null) {
       steps.heading("export: rewarded rollouts to " + options.export());
-      export(new Warehouse(steps.spark(), config.warehouse()), discussions);
+      export(Warehouse.of(steps.spark(), config), discussions);
     }
     return discussions;
   }
@@ -213,7 +213,7 @@ public final class CoTraining {
 
   private String discussionOf(RecordedSteps steps, String discussRun) {
     List<String> ids =
-        new Warehouse(steps.spark(), config.warehouse())
+        Warehouse.of(steps.spark(), config)
             .read("rollouts")
             .filter(col("run_id").equalTo(discussRun))
             .select("discussion_id")

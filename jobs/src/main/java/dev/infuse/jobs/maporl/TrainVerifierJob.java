@@ -3,6 +3,7 @@ package dev.infuse.jobs.maporl;
 import static org.apache.spark.sql.functions.col;
 
 import dev.infuse.jobs.config.ConfigException;
+import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.run.JobRun;
 import dev.infuse.jobs.run.RunCounts;
 import dev.infuse.udfs.lm.DecoderLm;
@@ -168,7 +169,8 @@ public final class TrainVerifierJob {
     }
     String warehouse = run.config().warehouse();
     URI uri = URI.create(warehouse.replace('\\', '/'));
-    if (uri.getScheme() != null && !uri.getScheme().equals("file")) {
+    if (Warehouse.isSchema(warehouse)
+        || uri.getScheme() != null && !uri.getScheme().equals("file")) {
       throw new ConfigException(
           List.of(
               "train_verifier."
@@ -177,7 +179,8 @@ public final class TrainVerifierJob {
                   + dir
                   + " with the warehouse "
                   + warehouse
-                  + ", expected an absolute local or FUSE path when the warehouse is remote"));
+                  + ", expected an absolute local or FUSE path when the warehouse is remote or a metastore"
+                  + " schema"));
     }
     Path root = uri.getScheme() == null ? Path.of(warehouse) : Path.of(uri);
     return root.resolve(path).toAbsolutePath().normalize();

@@ -50,7 +50,7 @@ public final class JobRun {
     // The master that runs, not the configured default (spark-submit's --master wins over it), so
     // that runs.config_json and every config hash say where the run went.
     this.config = config.withSparkMaster(spark.sparkContext().master());
-    this.warehouse = new Warehouse(spark, config.warehouse());
+    this.warehouse = Warehouse.of(spark, config);
     warehouse.requireReachable();
     this.out = out;
     this.err = err;

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.io.Quarantine;
+import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.io.WriteResult;
 import dev.infuse.jobs.run.JobFailedException;
 import dev.infuse.jobs.run.JobRun;
@@ -576,14 +577,15 @@ public final class TrainJob {
       return path;
     }
     URI uri = URI.create(warehouse.replace('\\', '/'));
-    if (uri.getScheme() != null && !uri.getScheme().equals("file")) {
+    if (Warehouse.isSchema(warehouse)
+        || uri.getScheme() != null && !uri.getScheme().equals("file")) {
       throw new ConfigException(
           List.of(
               "train.model_dir: got the relative path "
                   + dir
                   + " with the warehouse "
                   + warehouse
-                  + ", expected an absolute local or FUSE path (for example /dbfs/models/tiny) when the warehouse is remote"));
+                  + ", expected an absolute local or FUSE path (for example /dbfs/models/tiny) when the warehouse is remote or a metastore schema"));
     }
     Path root = uri.getScheme() == null ? Path.of(warehouse) : Path.of(uri);
     return root.resolve(path).toAbsolutePath().normalize();

@@ -7,6 +7,7 @@ import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.ContractViolationException;
 import dev.infuse.jobs.contract.Contracts;
+import dev.infuse.jobs.train.TrainJob;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
@@ -28,6 +29,34 @@ class WarehouseTest {
   @BeforeEach
   void newWarehouse() {
     warehouse = new Warehouse(spark, SparkTestSession.tempDir("warehouse").toString());
+  }
+
+  @Test
+  void aSchemaIsTwoIdentifiersAndEverythingElseIsADirectory() {
+    assertThat(Warehouse.isSchema("main.infuse")).isTrue();
+    assertThat(Warehouse.isSchema("spark_catalog.infuse_2")).isTrue();
+    assertThat(Warehouse.isSchema("./runs.v2")).isFalse();
+    assertThat(Warehouse.isSchema("warehouse")).isFalse();
+    assertThat(Warehouse.isSchema("s3://bucket/warehouse")).isFalse();
+    assertThat(Warehouse.isSchema("/Volumes/main/infuse/data")).isFalse();
+    assertThat(Warehouse.isSchema("main.infuse.more")).isFalse();
+    // A model directory cannot be relative to a schema: it has no directory of its own.
+    assertThatThrownBy(() -> TrainJob.modelDir("main.infuse", "models/tiny"))
+        .hasMessageContaining("train.model_dir: got the relative path models/tiny")
+        .hasMessageContaining("metastore schema");
+    assertThat(TrainJob.modelDir("main.infuse", "/dbfs/models/tiny").toString())
+        .isEqualTo("/dbfs/models/tiny");
+  }
+
+  @Test
+  void filesDirMovesWhatIsNotATableButNotTheTables() {
+    String tables = SparkTestSession.tempDir("tables").toString();
+    String files = SparkTestSession.tempDir("files").toString();
+    Warehouse split = new Warehouse(spark, tables, files);
+    split.upsert(documents, docs(doc("c:1", "one")));
+    assertThat(split.root()).isEqualTo("file:" + files);
+    assertThat(split.path("documents")).isEqualTo("file:" + tables + "/documents");
+    assertThat(new Warehouse(spark, tables).read("documents").count()).isEqualTo(1);
   }
 
   @Test
