@@ -18,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -109,9 +110,9 @@ public final class Warehouse {
    * session ends while their files stayed, and the next run could not create them again.
    */
   private static String schemaLocation(SparkSession spark, String location, String schema) {
-    boolean sessionCatalog =
-        location.startsWith("spark_catalog.")
-            || !spark.conf().contains("spark.sql.catalog." + location.split("\\.")[0]);
+    // Only the session catalog can be the in-memory one; another catalog name is a plugin (or
+    // Unity Catalog's), and CREATE SCHEMA below says so when there is none.
+    boolean sessionCatalog = location.toLowerCase(Locale.ROOT).startsWith("spark_catalog.");
     if (sessionCatalog
         && "in-memory".equals(spark.conf().get("spark.sql.catalogImplementation", "in-memory"))) {
       throw new ConfigException(
@@ -121,9 +122,7 @@ public final class Warehouse {
                   + " names a metastore schema, but this session's catalog is Spark's in-memory"
                   + " one, which forgets tables when the run ends; expected"
                   + " spark.sql.catalogImplementation=hive (a Hive metastore, or Glue on EMR), a"
-                  + " catalog configured under spark.sql.catalog."
-                  + location.split("\\.")[0]
-                  + " (Unity Catalog on Databricks), or a directory (write ./"
+                  + " Unity Catalog catalog on Databricks, or a directory (write ./"
                   + location
                   + " for a directory of that name)"));
     }
@@ -138,7 +137,9 @@ public final class Warehouse {
         }
       }
       throw new IllegalStateException("DESCRIBE SCHEMA EXTENDED gives no Location");
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
+      // Also SparkException, which Scala throws undeclared (a nested namespace in the session
+      // catalog, a catalog plugin that is not there).
       throw new ConfigException(
           List.of(
               "--warehouse: cannot create or describe schema "
@@ -146,7 +147,9 @@ public final class Warehouse {
                   + ": "
                   + firstLine(e)
                   + "; expected a schema this session's catalog can create or use, with a"
-                  + " location"));
+                  + " location (write ./"
+                  + location
+                  + " for a directory of that name)"));
     }
   }
 
@@ -240,7 +243,9 @@ public final class Warehouse {
     // schema.table; Databricks' takes a Unity Catalog table's three.
     return DeltaTable.forName(
         spark,
-        schema.startsWith("`spark_catalog`.") ? sqlName(table).substring(16) : sqlName(table));
+        schema.toLowerCase(Locale.ROOT).startsWith("`spark_catalog`.")
+            ? sqlName(table).substring("`spark_catalog`.".length())
+            : sqlName(table));
   }
 
   public Dataset<Row> read(String table) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.infuse.jobs.SparkTestSession;
+import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.ContractViolationException;
 import dev.infuse.jobs.contract.Contracts;
@@ -46,6 +47,14 @@ class WarehouseTest {
         .hasMessageContaining("metastore schema");
     assertThat(TrainJob.modelDir("main.infuse", "/dbfs/models/tiny").toString())
         .isEqualTo("/dbfs/models/tiny");
+  }
+
+  @Test
+  void aSchemaOfACatalogThatIsNotThereFailsNamingItAndTheDirectorySpelling() {
+    assertThatThrownBy(() -> new Warehouse(spark, "nocatalog.infuse"))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("--warehouse: cannot create or describe schema nocatalog.infuse")
+        .hasMessageContaining("write ./nocatalog.infuse for a directory of that name");
   }
 
   @Test
