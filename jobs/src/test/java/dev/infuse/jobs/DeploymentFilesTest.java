@@ -8,6 +8,7 @@ import dev.infuse.jobs.answer.AnswerConfig;
 import dev.infuse.jobs.cli.ParsedCommands;
 import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.config.InfuseConfig;
+import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.jobs.shards.MixtureFiles;
 import dev.infuse.jobs.shards.ShardsConfig;
 import dev.infuse.jobs.train.TrainConfig;
@@ -212,13 +213,24 @@ class DeploymentFilesTest {
         }
       }
       String warehouse = command.config.warehouse();
-      if (!(warehouse.startsWith("/Volumes/") || warehouse.startsWith("dbfs:/"))) {
+      if (Warehouse.isSchema(warehouse)) {
+        String files = command.config.run().filesDir();
+        if (files == null || !files.startsWith("/Volumes/")) {
+          problems.add(
+              where
+                  + ": run.files_dir: got '"
+                  + files
+                  + "', expected a volume (/Volumes/...) beside the Unity Catalog schema "
+                  + warehouse
+                  + ", whose managed storage refuses the journals' and shards' path writes");
+        }
+      } else if (!(warehouse.startsWith("/Volumes/") || warehouse.startsWith("dbfs:/"))) {
         problems.add(
             where
                 + ": warehouse: got '"
                 + warehouse
-                + "', expected a path (dbfs:/... or /Volumes/...); a Unity Catalog schema as"
-                + " the warehouse is not built yet");
+                + "', expected a Unity Catalog schema (catalog.schema) or a path (dbfs:/... or"
+                + " /Volumes/...)");
       }
       if (command.args.contains("--device")
           && command.args.get(command.args.indexOf("--device") + 1).startsWith("gpu")
