@@ -92,6 +92,14 @@ public final class Warehouse {
     if (schemaName.matches()) {
       this.schema = "`" + schemaName.group(1) + "`.`" + schemaName.group(2) + "`";
       this.root = schemaLocation(spark, location, schema);
+      if (root == null && filesDir == null) {
+        throw new ConfigException(
+            List.of(
+                "--warehouse: schema "
+                    + location
+                    + " has no location for the files that are not tables (LLM call journals,"
+                    + " indexes, shards); expected run.files_dir, a directory or volume for them"));
+      }
     } else {
       this.schema = null;
       this.root = qualify(spark, location);
@@ -105,9 +113,10 @@ public final class Warehouse {
   }
 
   /**
-   * Creates the schema if it is missing and returns its location. The session catalog must be a
-   * persistent metastore: with Spark's in-memory catalog the tables would be forgotten when the
-   * session ends while their files stayed, and the next run could not create them again.
+   * Creates the schema if it is missing and returns its location, or null when the catalog gives
+   * none. The session catalog must be a persistent metastore: with Spark's in-memory catalog the
+   * tables would be forgotten when the session ends while their files stayed, and the next run
+   * could not create them again.
    */
   private static String schemaLocation(SparkSession spark, String location, String schema) {
     // Only the session catalog can be the in-memory one; another catalog name is a plugin (or
@@ -130,13 +139,17 @@ public final class Warehouse {
       spark.sql("CREATE SCHEMA IF NOT EXISTS " + schema);
       for (Row info : spark.sql("DESCRIBE SCHEMA EXTENDED " + schema).collectAsList()) {
         if ("Location".equalsIgnoreCase(info.getString(0).strip())) {
-          String described = info.getString(1).strip();
+          String described = info.isNullAt(1) ? "" : info.getString(1).strip();
+          if (described.isEmpty()) {
+            return null;
+          }
           return described.endsWith("/")
               ? described.substring(0, described.length() - 1)
               : described;
         }
       }
-      throw new IllegalStateException("DESCRIBE SCHEMA EXTENDED gives no Location");
+      // Unity Catalog leaves a schema without its own managed location blank.
+      return null;
     } catch (Exception e) {
       // Also SparkException, which Scala throws undeclared (a nested namespace in the session
       // catalog, a catalog plugin that is not there).
@@ -183,6 +196,16 @@ public final class Warehouse {
    * first write creates it.
    */
   public void requireReachable() {
+    // A schema's tables are the catalog's to reach; its files are ours.
+    if (schema == null) {
+      requireReachable(root);
+    }
+    if (!files.equals(root)) {
+      requireReachable(files);
+    }
+  }
+
+  private void requireReachable(String root) {
     try {
       Path rootPath = new Path(root);
       rootPath.getFileSystem(spark.sparkContext().hadoopConfiguration()).exists(rootPath);
@@ -218,10 +241,14 @@ public final class Warehouse {
 
   /** Where a table's files are: its directory, or the location the catalog gave it. */
   public String path(String table) {
-    if (schema != null && exists(table)) {
+    if (schema == null) {
+      return root + "/" + table;
+    }
+    if (exists(table)) {
       return delta(table).detail().select("location").head().getString(0);
     }
-    return root + "/" + table;
+    // Not created yet: where the schema would place it, when the schema says.
+    return root == null ? sqlName(table) : root + "/" + table;
   }
 
   /** The name SQL knows a table by: {@code `catalog`.`schema`.`table`}, or a path when none. */
@@ -254,7 +281,7 @@ public final class Warehouse {
           "table '"
               + table
               + "' does not exist in warehouse "
-              + root
+              + (schema != null ? schema : root)
               + "; tables here: "
               + tables());
     }
