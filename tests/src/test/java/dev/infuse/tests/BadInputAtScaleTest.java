@@ -88,16 +88,7 @@ class BadInputAtScaleTest {
         (format, corpus) -> {
           String warehouse = SparkTestSession.tempDir("bad-" + format).toString();
           CliResult result =
-              SparkTestSession.cli(
-                  "ingest",
-                  "--format",
-                  format,
-                  "--input",
-                  corpus.file().toString(),
-                  "--warehouse",
-                  warehouse,
-                  "--set",
-                  "ingest.max_bad_fraction=1.0");
+              SparkTestSession.cli(ingest(format, corpus, warehouse).toArray(String[]::new));
           softly.assertThat(result.code()).as(format + ": " + result).isZero();
           Warehouse tables = new Warehouse(spark, warehouse);
           Row run = tables.read("runs").head();
@@ -141,18 +132,9 @@ class BadInputAtScaleTest {
     Corpus corpus =
         jsonLines(dir, QualitySample.file(), 2, r -> 1 + r.get("questions").size(), malformed);
     String warehouse = dir.resolve("warehouse").toString();
-    List<String> command =
-        List.of(
-            SparkTestSession.repoRoot().resolve("bin/infuse").toString(),
-            "ingest",
-            "--format",
-            "quality",
-            "--input",
-            corpus.file().toString(),
-            "--warehouse",
-            warehouse,
-            "--set",
-            "ingest.max_bad_fraction=1.0");
+    List<String> command = new ArrayList<>();
+    command.add(SparkTestSession.repoRoot().resolve("bin/infuse").toString());
+    command.addAll(ingest("quality", corpus, warehouse));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     // Spark's floor is 1.5 x its 300 MB reserve; 640 MB leaves under 200 MB for the job itself.
     builder
@@ -176,6 +158,20 @@ class BadInputAtScaleTest {
         (System.nanoTime() - started) / 1e9);
     assertThat(run.<Long>getAs("output_count")).isEqualTo(corpus.goodItems());
     assertThat(run.<Long>getAs("quarantined_count")).isEqualTo(malformed);
+  }
+
+  /** The ingest of a corpus with no bad-fraction ceiling: here nearly every record is bad. */
+  private static List<String> ingest(String format, Corpus corpus, String warehouse) {
+    return List.of(
+        "ingest",
+        "--format",
+        format,
+        "--input",
+        corpus.file().toString(),
+        "--warehouse",
+        warehouse,
+        "--set",
+        "ingest.max_bad_fraction=1.0");
   }
 
   private static Path shared(String name) {

@@ -11,7 +11,6 @@ import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.SparkTestSession.CliResult;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.udfs.llm.FakeOpenAiServer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -79,7 +78,8 @@ class DiscussKillAndResumeTest {
       assertThat(first.isAlive()).as("discuss must still be calling when it is killed").isTrue();
       first.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
       int sentBeforeKill = server.totalRequests() - sentBefore;
-      List<String> journaled = journaledRequests(Path.of(killed, "_journal", "llm_calls"));
+      List<String> journaled =
+          KilledRunJournal.succeededRequests(Path.of(killed, "_journal", "llm_calls"));
       assertThat(journaled).as("answers journaled before the kill").isNotEmpty();
       // By messages and seed: both agents send the same first-turn prompt, each with its own
       // seed, so a message alone does not name one call.
@@ -189,29 +189,5 @@ class DiscussKillAndResumeTest {
     return call.append("seed ")
         .append(seed == null || seed.isNull() ? "none" : seed.asText())
         .toString();
-  }
-
-  /** The canonical request of every succeeded call in the journal files. */
-  private static List<String> journaledRequests(Path journal) throws Exception {
-    List<String> messages = new ArrayList<>();
-    if (!Files.isDirectory(journal)) {
-      return messages;
-    }
-    try (Stream<Path> files = Files.walk(journal)) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".jsonl")).toList()) {
-        for (String line : Files.readAllLines(file)) {
-          JsonNode call;
-          try {
-            call = JSON.readTree(line);
-          } catch (Exception truncated) {
-            continue; // the line the kill cut short
-          }
-          if ("succeeded".equals(call.path("status").asText())) {
-            messages.add(call.get("request").asText());
-          }
-        }
-      }
-    }
-    return messages;
   }
 }

@@ -129,25 +129,9 @@ class KillAndResumeTest {
   /** The last user message of every succeeded call in the journal files. */
   private static Set<String> journaledUserMessages(Path journal) throws Exception {
     Set<String> messages = new HashSet<>();
-    if (!Files.isDirectory(journal)) {
-      return messages;
-    }
-    try (Stream<Path> files = Files.walk(journal)) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".jsonl")).toList()) {
-        for (String line : Files.readAllLines(file)) {
-          JsonNode call;
-          try {
-            call = JSON.readTree(line);
-          } catch (Exception truncated) {
-            continue; // the line the kill cut short
-          }
-          if ("succeeded".equals(call.path("status").asText())) {
-            JsonNode request = JSON.readTree(call.get("request").asText());
-            JsonNode messagesNode = request.get("messages");
-            messages.add(messagesNode.get(messagesNode.size() - 1).get("content").asText());
-          }
-        }
-      }
+    for (String request : KilledRunJournal.succeededRequests(journal)) {
+      JsonNode messagesNode = JSON.readTree(request).get("messages");
+      messages.add(messagesNode.get(messagesNode.size() - 1).get("content").asText());
     }
     return messages;
   }
