@@ -13,6 +13,7 @@ import dev.infuse.udfs.llm.ChatRequest;
 import dev.infuse.udfs.llm.ChatResponse;
 import dev.infuse.udfs.llm.GenerationParams;
 import dev.infuse.udfs.llm.LlmBackend;
+import dev.infuse.udfs.llm.LlmClient;
 import dev.infuse.udfs.llm.LlmClients;
 import dev.infuse.udfs.llm.LlmSettings;
 import dev.infuse.udfs.lm.CausalLm;
@@ -26,6 +27,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.spark.sql.Row;
 
 /**
@@ -66,7 +70,7 @@ final class TrainedModelProbe {
               List.of(new ChatMessage("user", pair.getString(0))),
               new GenerationParams(32, 0, 1, 1, List.of(), 0L, false, null),
               null);
-      ChatResponse response = client.complete(request).join();
+      ChatResponse response = answer(client, request, settings.rowTimeoutSeconds());
       out.printf(
           Locale.ROOT,
           "  Q: %s%n     model (djl, greedy): %s%n     reference: %s%n",
@@ -98,6 +102,28 @@ final class TrainedModelProbe {
         (char) ('A' + gold));
     denseRetrieval(warehouse, config, question, out);
     out.flush();
+  }
+
+  /**
+   * The model's answer, waited for at most one row's timeout: a probe that cannot get an answer
+   * fails the demo with the reason instead of holding it forever.
+   */
+  private static ChatResponse answer(LlmClient client, ChatRequest request, int timeoutSeconds) {
+    try {
+      return client.complete(request).get(timeoutSeconds, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException(
+          "the djl backend gave no answer within llm.row_timeout_seconds = "
+              + timeoutSeconds
+              + " s",
+          e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(
+          "the djl backend failed to answer: " + e.getCause().getMessage(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while the djl backend answered", e);
+    }
   }
 
   /**

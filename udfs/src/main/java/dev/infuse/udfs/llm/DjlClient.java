@@ -130,16 +130,37 @@ public final class DjlClient implements LlmClient {
     left.forEach(p -> p.result.completeExceptionally(closedException()));
   }
 
+  /**
+   * The worker's loop. Whatever ends it (close, an interrupt, an error no request caused), every
+   * request still queued fails with the reason: a caller joining a future must never wait on a
+   * worker that is gone.
+   */
   private void serveUntilClosed() {
-    while (!closed) {
-      List<Pending> batch;
-      try {
-        batch = nextBatch();
-      } catch (InterruptedException e) {
-        return;
+    Throwable stoppedBy = null;
+    try {
+      while (!closed) {
+        List<Pending> batch;
+        try {
+          batch = nextBatch();
+        } catch (InterruptedException e) {
+          return;
+        }
+        if (!batch.isEmpty()) {
+          serve(batch);
+        }
       }
-      if (!batch.isEmpty()) {
-        serve(batch);
+    } catch (RuntimeException | Error e) {
+      stoppedBy = e;
+      throw e;
+    } finally {
+      closed = true;
+      List<Pending> left = new ArrayList<>();
+      queue.drainTo(left);
+      for (Pending pending : left) {
+        pending.result.completeExceptionally(
+            stoppedBy == null
+                ? closedException()
+                : new LlmCallException("djl: the worker stopped: " + stoppedBy, 0, 0, stoppedBy));
       }
     }
   }
@@ -166,10 +187,25 @@ public final class DjlClient implements LlmClient {
   }
 
   private void serve(List<Pending> batch) {
+    try {
+      serveOrFail(batch);
+    } catch (RuntimeException | Error e) {
+      // Anything outside generation's own handling (a result that does not fit its request, a
+      // heap that ran out): the batch's open requests fail with it, and the worker serves on.
+      for (Pending pending : batch) {
+        pending.result.completeExceptionally(
+            new LlmCallException("djl: serving the batch failed: " + e, 1, 0, e));
+      }
+    }
+  }
+
+  private void serveOrFail(List<Pending> batch) {
     CausalLm model;
     try {
       model = ExecutorModels.get(spec);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      // An Error too (a native library that does not link, a heap too small for the model): the
+      // requests fail with it, and the worker lives on for the next batch.
       for (Pending pending : batch) {
         pending.result.completeExceptionally(
             new LlmCallException(

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -176,6 +177,28 @@ class DjlClientTest {
         .isInstanceOf(LlmCallException.class)
         .hasMessageContaining("djl: cannot load the model " + spec.cacheKey())
         .hasMessageContaining("config.json: missing");
+  }
+
+  @Test
+  void aModelLoadThatThrowsAnErrorFailsEachRequestAndTheWorkerServesOn() {
+    // An Error, not an exception: a native library that does not link, a heap too small. It once
+    // killed the worker thread, and the demo's probe waited on its request forever.
+    ModelSpec<CausalLm> spec =
+        spec(
+            () -> {
+              throw new UnsatisfiedLinkError("libtorch_cpu.so: cannot open shared object file");
+            });
+    DjlClient client = client(spec, 4, Duration.ZERO);
+
+    for (String user : List.of("first", "second")) {
+      assertThatThrownBy(
+              () -> client.complete(request(user, null)).orTimeout(30, TimeUnit.SECONDS).join())
+          .as(user)
+          .cause()
+          .isInstanceOf(LlmCallException.class)
+          .hasMessageContaining("djl: cannot load the model " + spec.cacheKey())
+          .hasMessageContaining("libtorch_cpu.so");
+    }
   }
 
   @Test
