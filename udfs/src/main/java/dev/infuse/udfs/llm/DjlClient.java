@@ -131,12 +131,11 @@ public final class DjlClient implements LlmClient {
   }
 
   /**
-   * The worker's loop. Whatever ends it (close, an interrupt, an error no request caused), every
-   * request still queued fails with the reason: a caller joining a future must never wait on a
-   * worker that is gone.
+   * The worker's loop; {@link #serve} never throws. However the loop ends (close, an interrupt),
+   * every request still queued fails: a caller joining a future must never wait on a worker that is
+   * gone.
    */
   private void serveUntilClosed() {
-    Throwable stoppedBy = null;
     try {
       while (!closed) {
         List<Pending> batch;
@@ -149,19 +148,11 @@ public final class DjlClient implements LlmClient {
           serve(batch);
         }
       }
-    } catch (RuntimeException | Error e) {
-      stoppedBy = e;
-      throw e;
     } finally {
       closed = true;
       List<Pending> left = new ArrayList<>();
       queue.drainTo(left);
-      for (Pending pending : left) {
-        pending.result.completeExceptionally(
-            stoppedBy == null
-                ? closedException()
-                : new LlmCallException("djl: the worker stopped: " + stoppedBy, 0, 0, stoppedBy));
-      }
+      left.forEach(p -> p.result.completeExceptionally(closedException()));
     }
   }
 
