@@ -230,6 +230,10 @@ final class StandaloneCluster implements AutoCloseable {
     command.addAll(
         List.of(
             "-Dai.djl.offline=true",
+            // train runs in the driver: libtorch's thread count changes the order of its float
+            // sums, so the driver trains with the test JVM's count, or the losses differ in
+            // their last bits from the local run's.
+            "-Dai.djl.pytorch.num_threads=" + Integer.getInteger("ai.djl.pytorch.num_threads", 1),
             "-Dlog4j2.configurationFile=classpath:infuse-log4j2.properties",
             "-cp",
             sparkHome.resolve("jars") + "/*",
