@@ -46,6 +46,7 @@ public final class SparkTestSession {
               .config("spark.default.parallelism", "2")
               // Tiny fixtures: tests that start bin/infuse pass FAST_SMALL_JOBS_JAVA_OPTS.
               .config(java.util.Map.<String, Object>copyOf(SparkSessions.SMALL_JOBS_CONF))
+              .config(java.util.Map.<String, Object>copyOf(SparkSessions.LOCAL_FILE_SYSTEM_CONF))
               .config("spark.sql.session.timeZone", "UTC")
               .config("spark.sql.jsonGenerator.ignoreNullFields", "false")
               .config("spark.databricks.delta.snapshotPartitions", "2")

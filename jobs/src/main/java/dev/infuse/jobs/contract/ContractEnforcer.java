@@ -5,11 +5,13 @@ import static org.apache.spark.sql.functions.array_compact;
 import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.concat;
+import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.size;
 import static org.apache.spark.sql.functions.substring;
+import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.to_json;
 import static org.apache.spark.sql.functions.when;
 
@@ -39,6 +41,8 @@ public final class ContractEnforcer {
   public static final String VIOLATIONS = "_violations";
 
   private static final int MAX_REPORTED = 5;
+  private static final String ROWS = "_rows";
+  private static final String VIOLATING = "_violating";
   private static final int MAX_VALUE_CHARS = 120;
 
   private final Contract contract;
@@ -137,37 +141,28 @@ public final class ContractEnforcer {
    */
   public Dataset<Row> enforce(Dataset<Row> data) {
     Dataset<Row> conformed = conform(data);
-    Column key = keyText();
-    List<Row> bad =
-        withViolations(conformed)
-            .filter(size(col(VIOLATIONS)).gt(0))
-            .select(key.as("key"), col(VIOLATIONS))
-            .limit(MAX_REPORTED)
-            .collectAsList();
-    if (!bad.isEmpty()) {
-      List<String> messages = new ArrayList<>();
-      for (Row row : bad) {
-        for (Object violation : row.getList(1)) {
-          messages.add("row " + row.getString(0) + ": " + violation);
-        }
-      }
-      long total = withViolations(conformed).filter(size(col(VIOLATIONS)).gt(0)).count();
-      throw new ContractViolationException(contract.table(), messages, total);
-    }
     Column[] keyColumns =
         contract.primaryKey().stream()
             .map(org.apache.spark.sql.functions::col)
             .toArray(Column[]::new);
-    List<Row> duplicates =
-        conformed
+    // One pass over the data for both checks, since every conforming write (the usual case) pays
+    // for it: per key (a contract always has one), its rows and how many of them break a rule.
+    // The messages come after, from passes that only a failing write makes.
+    List<Row> problems =
+        withViolations(conformed)
             .groupBy(keyColumns)
-            .count()
-            .filter(col("count").gt(1))
+            .agg(
+                count(lit(1)).as(ROWS),
+                sum(when(size(col(VIOLATIONS)).gt(0), 1).otherwise(0)).as(VIOLATING))
+            .filter(col(VIOLATING).gt(0).or(col(ROWS).gt(1)))
             .limit(MAX_REPORTED)
             .collectAsList();
-    if (!duplicates.isEmpty()) {
+    if (problems.stream().anyMatch(row -> row.getLong(row.fieldIndex(VIOLATING)) > 0)) {
+      throw violations(conformed);
+    }
+    if (!problems.isEmpty()) {
       List<String> messages = new ArrayList<>();
-      for (Row row : duplicates) {
+      for (Row row : problems) {
         List<String> values = new ArrayList<>();
         for (int i = 0; i < keyColumns.length; i++) {
           values.add(contract.primaryKey().get(i) + "=" + row.get(i));
@@ -178,14 +173,27 @@ public final class ContractEnforcer {
                 + ", primary key "
                 + contract.primaryKey()
                 + ": got "
-                + row.getLong(keyColumns.length)
+                + row.getLong(row.fieldIndex(ROWS))
                 + " rows with "
                 + String.join(", ", values)
                 + ", expected unique keys");
       }
-      throw new ContractViolationException(contract.table(), messages, duplicates.size());
+      throw new ContractViolationException(contract.table(), messages, problems.size());
     }
     return conformed;
+  }
+
+  /** Up to five rows that break a rule, each message naming the row's key, and their total. */
+  private ContractViolationException violations(Dataset<Row> conformed) {
+    Dataset<Row> bad = withViolations(conformed).filter(size(col(VIOLATIONS)).gt(0));
+    List<String> messages = new ArrayList<>();
+    for (Row row :
+        bad.select(keyText().as("key"), col(VIOLATIONS)).limit(MAX_REPORTED).collectAsList()) {
+      for (Object violation : row.getList(1)) {
+        messages.add("row " + row.getString(0) + ": " + violation);
+      }
+    }
+    return new ContractViolationException(contract.table(), messages, bad.count());
   }
 
   private String prefix(String column) {

@@ -30,7 +30,16 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.delta.DeltaLog;
+import org.apache.spark.sql.delta.Snapshot;
+import org.apache.spark.sql.delta.actions.Action;
+import org.apache.spark.sql.delta.actions.CommitInfo;
 import org.apache.spark.storage.StorageLevel;
+import scala.Option;
+import scala.Tuple2;
+import scala.collection.Iterator;
+import scala.collection.JavaConverters;
+import scala.collection.Seq;
 
 /**
  * The Delta tables of one warehouse, in one of two forms:
@@ -295,7 +304,16 @@ public final class Warehouse {
     if (!exists(table)) {
       return -1;
     }
-    return delta(table).history(1).select("version").head().getLong(0);
+    return snapshot(table).version();
+  }
+
+  /**
+   * The table's latest snapshot, from its Delta log: what a write needs to know of the table (its
+   * version, properties, last commit) without a Spark job, which {@code detail()} and {@code
+   * history()} each cost.
+   */
+  private Snapshot snapshot(String table) {
+    return delta(table).deltaLog().update(false, Option.empty(), Option.empty());
   }
 
   /** Names of the Delta tables in the warehouse, sorted. */
@@ -343,9 +361,12 @@ public final class Warehouse {
    */
   public void ensureTable(Contract contract) {
     if (exists(contract.table())) {
-      Map<String, String> properties =
-          delta(contract.table()).detail().select("properties").head().getJavaMap(0);
-      String written = properties.get(CONTRACT_PROPERTY);
+      String written =
+          snapshot(contract.table())
+              .metadata()
+              .configuration()
+              .get(CONTRACT_PROPERTY)
+              .getOrElse(() -> null);
       if (written != null && !written.equals(contract.versionTag())) {
         throw new IllegalStateException(
             "table "
@@ -551,16 +572,26 @@ public final class Warehouse {
     }
   }
 
+  /** What the table's latest commit wrote, from its commit info (as {@code history(1)} has it). */
   private WriteResult lastCommit(String table) {
-    Row last = delta(table).history(1).select("version", "operationMetrics").head();
-    Map<String, String> metrics = last.getJavaMap(1);
+    DeltaLog log = delta(table).deltaLog();
+    long version = log.update(false, Option.empty(), Option.empty()).version();
+    Map<String, String> metrics = Map.of();
+    Iterator<Tuple2<Object, Seq<Action>>> commits = log.getChanges(version, version, true);
+    while (commits.hasNext()) {
+      for (Action action : JavaConverters.seqAsJavaList(commits.next()._2())) {
+        if (action instanceof CommitInfo info && info.operationMetrics().isDefined()) {
+          metrics = JavaConverters.mapAsJavaMap(info.operationMetrics().get());
+        }
+      }
+    }
     long inserted = metric(metrics, "numTargetRowsInserted", metric(metrics, "numOutputRows", 0));
     return new WriteResult(
         table,
         inserted,
         metric(metrics, "numTargetRowsUpdated", 0),
         metric(metrics, "numTargetRowsDeleted", 0),
-        last.getLong(0));
+        version);
   }
 
   private static long metric(Map<String, String> metrics, String name, long fallback) {

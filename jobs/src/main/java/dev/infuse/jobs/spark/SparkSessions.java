@@ -27,6 +27,18 @@ public final class SparkSessions {
           "spark.sql.codegen.wholeStage", "false",
           "spark.sql.codegen.factoryMode", "NO_CODEGEN");
 
+  /**
+   * Hadoop's {@code file:} file systems without a child process per file (see {@link
+   * ForklessLocalFileSystem}), for sessions Infuse starts on a local master: a warm ingest-to-score
+   * chain forked the JVM about 500 times. A cluster keeps Hadoop's own, since its executors load
+   * file systems before they have the application jar.
+   */
+  public static final Map<String, String> LOCAL_FILE_SYSTEM_CONF =
+      Map.of(
+          "spark.hadoop.fs.file.impl", ForklessLocalFileSystem.class.getName(),
+          "spark.hadoop.fs.AbstractFileSystem.file.impl",
+              ForklessLocalFileSystem.Fs.class.getName());
+
   /** A session and whether Infuse created it (and so may stop it). */
   public record Session(SparkSession spark, boolean created) {}
 
@@ -77,6 +89,12 @@ public final class SparkSessions {
               "spark.sql.shuffle.partitions",
               String.valueOf(Math.max(4, Runtime.getRuntime().availableProcessors() * 2)))
           .config("spark.databricks.delta.snapshotPartitions", "4");
+      LOCAL_FILE_SYSTEM_CONF.forEach(
+          (key, value) -> {
+            if (!sparkConf.contains(key)) {
+              builder.config(key, value);
+            }
+          });
     }
     conf.forEach(builder::config);
     SparkSession spark = builder.getOrCreate();
