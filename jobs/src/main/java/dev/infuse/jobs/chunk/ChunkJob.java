@@ -109,14 +109,16 @@ public final class ChunkJob {
 
       long input = documents.count();
       long failed = failures.count();
-      long chunkCount = chunks.count();
+      Row tally =
+          chunks
+              .selectExpr(
+                  "count(*)",
+                  "coalesce(sum(CASE WHEN context_prefix IS NULL THEN 1 ELSE 0 END), 0)")
+              .head();
+      long chunkCount = tally.getLong(0);
+      long unprefixed = options.prefixTemplate() == null ? 0 : tally.getLong(1);
       WriteResult write = run.warehouse().replaceWithin(contract, chunks, "rag_recipe", "doc_id");
       WriteResult quarantineWrite = run.quarantine(failures);
-
-      long unprefixed =
-          options.prefixTemplate() == null
-              ? 0
-              : chunks.filter(col("context_prefix").isNull()).count();
       Map<String, Long> details = new LinkedHashMap<>();
       details.put("chunks", chunkCount);
       if (options.prefixTemplate() != null) {

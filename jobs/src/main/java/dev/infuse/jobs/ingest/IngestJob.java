@@ -24,6 +24,7 @@ import dev.infuse.udfs.ingest.BenchmarkReaders;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -123,15 +124,20 @@ public final class IngestJob {
         spark.createDataFrame(itemRdd, ItemRows.SCHEMA).persist(StorageLevel.MEMORY_AND_DISK());
     try {
       Transformed result = transform(items, run.warehouse());
-      Dataset<Row> documents = result.documents();
+      // Counted, then written: each computed once.
+      Dataset<Row> documents = result.documents().persist(StorageLevel.MEMORY_AND_DISK());
       Dataset<Row> questions = result.questions().persist(StorageLevel.MEMORY_AND_DISK());
       Map<String, Long> details = new LinkedHashMap<>();
+      Map<String, Long> kinds = new HashMap<>();
+      for (Row row : items.groupBy("kind").count().collectAsList()) {
+        kinds.put(row.getString(0), row.getLong(1));
+      }
       // blank placeholder rows are neither items nor bad records: out of input and the bad fraction
-      long blank = items.filter(col("kind").equalTo(ItemRows.BLANK)).count();
-      long input = items.count() - blank;
+      long blank = kinds.getOrDefault(ItemRows.BLANK, 0L);
+      long input = kinds.values().stream().mapToLong(Long::longValue).sum() - blank;
       Map<String, Long> docCounts = countDispositions(documents);
       Map<String, Long> questionCounts = countDispositions(questions);
-      long rejected = items.filter(col("kind").equalTo(ItemRows.REJECTION)).count();
+      long rejected = kinds.getOrDefault(ItemRows.REJECTION, 0L);
       docCounts.forEach((k, v) -> details.put("documents." + k, v));
       questionCounts.forEach((k, v) -> details.put("questions." + k, v));
       details.put("reader.rejected", rejected);
