@@ -124,8 +124,7 @@ public final class IngestJob {
         spark.createDataFrame(itemRdd, ItemRows.SCHEMA).persist(StorageLevel.MEMORY_AND_DISK());
     try {
       Transformed result = transform(items, run.warehouse());
-      // Counted, then written: each computed once.
-      Dataset<Row> documents = result.documents().persist(StorageLevel.MEMORY_AND_DISK());
+      Dataset<Row> documents = result.documents(); // persisted by transform
       Dataset<Row> questions = result.questions().persist(StorageLevel.MEMORY_AND_DISK());
       Map<String, Long> details = new LinkedHashMap<>();
       Map<String, Long> kinds = new HashMap<>();
