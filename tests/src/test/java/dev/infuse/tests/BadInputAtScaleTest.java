@@ -28,6 +28,7 @@ import org.apache.commons.csv.CSVRecord;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.Test;
  * corpus: a 100 MB file ran out of a 640 MB heap. The large file here is many records, not big
  * ones.
  */
+@Tag("production")
 class BadInputAtScaleTest {
   /** Malformed records per reader. */
   private static final int BAD = 2_000;

@@ -17,6 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * captures something heavy or unserializable, state that only the driver has, or a result that
  * depends on where a task ran fails here and nowhere else.
  */
+@Tag("production")
 class ClusterDemoTest {
   /**
    * Through the MAPoRL discussion (ingest, chunk, embed, gen-qa, gen-docs, three shard builds,

@@ -23,6 +23,7 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * rollouts equal those of a run that was never interrupted, and no call whose answer came back (and
  * was journaled) before the kill is asked for again.
  */
+@Tag("production")
 class DiscussKillAndResumeTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int QUESTIONS = 8;

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * {@code llm_calls} with its error. A second run against the mended endpoint asks again for exactly
  * the failures, never for a call that had succeeded, and completes them.
  */
+@Tag("production")
 class EndpointFaultsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private final SparkSession spark = SparkTestSession.get();

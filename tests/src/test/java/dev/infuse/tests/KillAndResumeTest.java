@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * duplicate rows, and no response that had come back (and been journaled) before the kill is asked
  * for again.
  */
+@Tag("production")
 class KillAndResumeTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private final SparkSession spark = SparkTestSession.get();

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * its own JVM, so a table the next job finds can only have been found by name through the
  * metastore.
  */
+@Tag("production")
 class MetastoreWarehouseTest {
   private static final String SCHEMA = "spark_catalog.infuse_it";
   private static final ObjectMapper JSON = new ObjectMapper();

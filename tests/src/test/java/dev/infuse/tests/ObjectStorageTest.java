@@ -31,6 +31,7 @@ import org.jclouds.blobstore.BlobStoreContext;
 import org.jclouds.blobstore.TransientApiMetadata;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.Test;
  * mode a task finds the driver's cached S3A file system, so this test does not by itself catch that
  * mistake: {@code fs.s3a.impl.disable.cache=true} would, at a fifth more run time.
  */
+@Tag("production")
 class ObjectStorageTest {
   private static final String BUCKET = "infuse-object-storage-test";
   private static final String ACCESS_KEY = "infuse-test-access";

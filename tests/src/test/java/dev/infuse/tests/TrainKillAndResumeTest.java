@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * resumes from the last complete checkpoint and finishes at the configured step count, and every
  * step is in train_metrics once.
  */
+@Tag("production")
 class TrainKillAndResumeTest {
   private static final int STEPS = 40;
   private final SparkSession spark = SparkTestSession.get();
