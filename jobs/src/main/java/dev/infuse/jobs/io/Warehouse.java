@@ -30,7 +30,6 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.delta.DeltaLog;
 import org.apache.spark.sql.delta.Snapshot;
 import org.apache.spark.sql.delta.actions.Action;
 import org.apache.spark.sql.delta.actions.CommitInfo;
@@ -574,10 +573,11 @@ public final class Warehouse {
 
   /** What the table's latest commit wrote, from its commit info (as {@code history(1)} has it). */
   private WriteResult lastCommit(String table) {
-    DeltaLog log = delta(table).deltaLog();
-    long version = log.update(false, Option.empty(), Option.empty()).version();
+    Snapshot latest = snapshot(table);
+    long version = latest.version();
     Map<String, String> metrics = Map.of();
-    Iterator<Tuple2<Object, Seq<Action>>> commits = log.getChanges(version, version, true);
+    Iterator<Tuple2<Object, Seq<Action>>> commits =
+        latest.deltaLog().getChanges(version, version, true);
     while (commits.hasNext()) {
       for (Action action : JavaConverters.seqAsJavaList(commits.next()._2())) {
         if (action instanceof CommitInfo info && info.operationMetrics().isDefined()) {

@@ -125,6 +125,10 @@ public final class DjlClient implements LlmClient {
   public void close() {
     closed = true;
     worker.interrupt();
+    failQueued();
+  }
+
+  private void failQueued() {
     List<Pending> left = new ArrayList<>();
     queue.drainTo(left);
     left.forEach(p -> p.result.completeExceptionally(closedException()));
@@ -150,9 +154,7 @@ public final class DjlClient implements LlmClient {
       }
     } finally {
       closed = true;
-      List<Pending> left = new ArrayList<>();
-      queue.drainTo(left);
-      left.forEach(p -> p.result.completeExceptionally(closedException()));
+      failQueued();
     }
   }
 
