@@ -1,0 +1,50 @@
+package dev.infuse.udfs.bench;
+
+import java.util.Locale;
+
+/**
+ * One line of the {@code bench} table: a piece of work, Infuse's figure next to a reference figure
+ * measured in the same run, the compared value (a ratio, seconds, or a multiple of linear) and the
+ * goal it is held to.
+ *
+ * @param work what was measured, e.g. "tokenize + pack, 20k texts"
+ * @param infuse Infuse's figure as a reader wants it, e.g. "8,412 texts/s"
+ * @param reference the reference figure, e.g. "raw batchEncode 10,233 texts/s"; "" when the goal is
+ *     absolute (seconds, memory)
+ * @param value the compared value
+ * @param unit how {@code value} reads: "ratio", "x", "s", "x linear", "GB"
+ * @param atLeast true when the goal is {@code value >= goal}, false when {@code value <= goal}
+ * @param goal the threshold
+ * @param note anything a reader needs to trust the figure (sizes, medians, the machine)
+ */
+public record BenchResult(
+    String work,
+    String infuse,
+    String reference,
+    double value,
+    String unit,
+    boolean atLeast,
+    double goal,
+    String note) {
+
+  /** Whether the value meets the goal. */
+  public boolean pass() {
+    return atLeast ? value >= goal : value <= goal;
+  }
+
+  /** The goal as the table shows it, e.g. "≥ 0.90 ratio". */
+  public String goalText() {
+    return (atLeast ? "≥ " : "≤ ") + number(goal) + " " + unit;
+  }
+
+  /** The value as the table shows it. */
+  public String valueText() {
+    return number(value) + " " + unit;
+  }
+
+  private static String number(double x) {
+    return Math.abs(x) >= 100
+        ? String.format(Locale.ROOT, "%.0f", x)
+        : String.format(Locale.ROOT, "%.2f", x);
+  }
+}
