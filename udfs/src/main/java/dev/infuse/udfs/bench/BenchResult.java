@@ -1,5 +1,6 @@
 package dev.infuse.udfs.bench;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import java.util.Locale;
 
 /**
@@ -17,6 +18,9 @@ import java.util.Locale;
  * @param goal the threshold
  * @param note anything a reader needs to trust the figure (sizes, medians, the machine)
  */
+// pass, goalText and valueText are written to the JSON for readers of bench.json, and ignored on
+// the way back in.
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record BenchResult(
     String work,
     String infuse,
