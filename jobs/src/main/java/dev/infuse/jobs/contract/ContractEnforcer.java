@@ -5,10 +5,12 @@ import static org.apache.spark.sql.functions.array_compact;
 import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.concat;
+import static org.apache.spark.sql.functions.concat_ws;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.not;
+import static org.apache.spark.sql.functions.raise_error;
 import static org.apache.spark.sql.functions.size;
 import static org.apache.spark.sql.functions.substring;
 import static org.apache.spark.sql.functions.sum;
@@ -181,6 +183,32 @@ public final class ContractEnforcer {
       throw new ContractViolationException(contract.table(), messages, problems.size());
     }
     return conformed;
+  }
+
+  /**
+   * {@code data} conformed, with the contract's row rules checked as the rows stream past: the
+   * first row that breaks one fails its task (and so the write that reads it) with a message naming
+   * the row's key. For writes that compute their rows in the same pass (the LLM calls), where a
+   * separate checking pass would compute them twice. Keys are <em>not</em> checked for uniqueness
+   * here: the caller guarantees it.
+   */
+  public Dataset<Row> enforceInline(Dataset<Row> data) {
+    Dataset<Row> checked = withViolations(conform(data));
+    // The check rides on the first key column so that no projection can prune it away.
+    String key = contract.primaryKey().get(0);
+    Column failure =
+        raise_error(
+            concat(
+                lit("table " + contract.table() + ", row "),
+                keyText(),
+                lit(": "),
+                concat_ws("; ", col(VIOLATIONS))));
+    return checked
+        .withColumn(key, when(size(col(VIOLATIONS)).gt(0), failure).otherwise(col(key)))
+        .select(
+            contract.columnNames().stream()
+                .map(org.apache.spark.sql.functions::col)
+                .toArray(Column[]::new));
   }
 
   /** Up to five rows that break a rule, each message naming the row's key, and their total. */

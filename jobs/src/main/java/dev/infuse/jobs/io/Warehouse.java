@@ -477,6 +477,24 @@ public final class Warehouse {
   }
 
   /**
+   * Appends rows that the same pass computes, without a merge and without a pass of their own: the
+   * contract's row rules are checked as the rows are written ({@link
+   * ContractEnforcer#enforceInline}), and nothing commits if one breaks them. The caller guarantees
+   * that the rows' keys are unique and absent from the table; a second writer appending the same
+   * new key at the same time would record it twice, which the merges would have caught.
+   */
+  public WriteResult appendComputed(Contract contract, Dataset<Row> rows) {
+    ensureTable(contract);
+    Dataset<Row> checked = new ContractEnforcer(contract).enforceInline(rows);
+    if (schema != null) {
+      checked.write().format("delta").mode("append").saveAsTable(sqlName(contract.table()));
+    } else {
+      checked.write().format("delta").mode("append").save(path(contract.table()));
+    }
+    return lastCommit(contract.table());
+  }
+
+  /**
    * Deletes the rows whose primary key is in {@code keys} (a dataset of the key columns): derived
    * tables drop rows whose source is gone. Commits nothing when no key matches a row.
    */

@@ -9,6 +9,7 @@ import static org.apache.spark.sql.functions.when;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Warehouse;
+import dev.infuse.jobs.io.WriteResult;
 import dev.infuse.jobs.run.JobRun;
 import dev.infuse.udfs.llm.LlmSettings;
 import java.io.IOException;
@@ -21,6 +22,7 @@ import java.util.Map;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Dataset;
@@ -57,6 +59,9 @@ public final class LlmCallRunner {
    * concurrently. Without it every call goes to the config's client.
    */
   public static final String CLIENT_COLUMN = "llm_client";
+
+  /** What {@code llm_calls} holds for a requested key before this run: null, failed, succeeded. */
+  private static final String KNOWN_STATUS = "_known_status";
 
   /**
    * A target measured in the job's outputs, not in LLM tokens, such as the unique synthetic tokens
@@ -197,35 +202,59 @@ public final class LlmCallRunner {
                         .map(c -> col(c))
                         .toArray(org.apache.spark.sql.Column[]::new))
                 .dropDuplicates("call_key");
-    Dataset<Row> succeeded =
-        warehouse
-            .read("llm_calls")
-            .filter(col("status").equalTo(LlmCallRows.SUCCEEDED))
-            .select("call_key");
-    Dataset<Row> pending =
-        unique
-            .join(
-                succeeded,
-                scala.collection.JavaConverters.asScalaBuffer(List.of("call_key")).toSeq(),
-                "left_anti")
-            .orderBy(
-                ordered
-                    ? new org.apache.spark.sql.Column[] {col(ORDER_COLUMN), col("call_key")}
-                    : new org.apache.spark.sql.Column[] {col("call_key")})
-            // Fixed now, not merely cached: each wave's merge into llm_calls invalidates cached
-            // plans that read it, and a recomputed pending set (without the keys just called)
-            // would shift every later wave's offset past requests that were never called.
+    // Every requested key with what llm_calls holds for it (nothing, a failure, a success), fixed
+    // in one pass: each wave's write to llm_calls would otherwise change what a recomputed pending
+    // set holds, and shift every later wave's offset past requests that were never called.
+    Dataset<Row> known =
+        warehouse.read("llm_calls").select(col("call_key"), col("status").as(KNOWN_STATUS));
+    Dataset<Row> joined =
+        unique.join(
+            known,
+            scala.collection.JavaConverters.asScalaBuffer(List.of("call_key")).toSeq(),
+            "left");
+    // Waves (a token budget or a goal) take the pending keys in order, most important first; one
+    // wave takes them all, and sorting them would only cost a sampling pass and a shuffle.
+    boolean inWaves = goal != null || config.maxTotalTokens() > 0;
+    Dataset<Row> keys =
+        (inWaves
+                ? joined.orderBy(
+                    ordered
+                        ? new org.apache.spark.sql.Column[] {col(ORDER_COLUMN), col("call_key")}
+                        : new org.apache.spark.sql.Column[] {col("call_key")})
+                : joined)
             .localCheckpoint(true);
+    Dataset<Row> pending =
+        keys.filter(
+            col(KNOWN_STATUS).isNull().or(col(KNOWN_STATUS).notEqual(LlmCallRows.SUCCEEDED)));
     try {
-      long requested = unique.count();
+      Row keyCounts =
+          keys.selectExpr(
+                  "count(*)",
+                  "coalesce(sum(CASE WHEN "
+                      + KNOWN_STATUS
+                      + " IS NULL OR "
+                      + KNOWN_STATUS
+                      + " <> '"
+                      + LlmCallRows.SUCCEEDED
+                      + "' THEN 1 ELSE 0 END), 0)",
+                  "count(" + KNOWN_STATUS + ")")
+              .head();
+      long requested = keyCounts.getLong(0);
+      long toCall = keyCounts.getLong(1);
+      long failedBefore = keyCounts.getLong(2) - (requested - toCall);
       long goalBefore = goal == null ? -1 : goal.initial();
       long goalNow = goalBefore;
-      long toCall = pending.count();
+      // A first call of every pending key (the usual case) is appended in the pass that makes the
+      // calls, so writing them costs only the commit. A key that failed before already has a row,
+      // which only a merge can replace; and a goal reads each wave's rows back, so those waves are
+      // kept in memory and merged.
+      boolean appendInPass = goal == null && failedBefore == 0;
       LlmProgress.Accumulators counters =
           LlmProgress.Accumulators.register(spark.sparkContext(), run.job());
       Broadcast<SerializableConfiguration> hadoop =
           new JavaSparkContext(spark.sparkContext())
               .broadcast(new SerializableConfiguration(spark.sparkContext().hadoopConfiguration()));
+      LlmCallTask.Totals waveTotals = LlmCallTask.Totals.register(spark.sparkContext(), run.job());
       String journal = journalRoot() + "/" + run.runId();
       long called = 0;
       long failed = 0;
@@ -256,10 +285,11 @@ public final class LlmCallRunner {
                     goalWave(
                         toCall - offset, called, goalNow - goalBefore, goal.target() - goalNow));
           }
+          // offset/limit funnel their rows through one partition; a single wave needs neither.
           Dataset<Row> slice =
-              pending
-                  .offset((int) offset)
-                  .limit((int) wave)
+              (offset == 0 && wave == toCall
+                      ? pending
+                      : pending.offset((int) offset).limit((int) wave))
                   .select(
                       taskColumns.stream()
                           .map(c -> col(c))
@@ -268,47 +298,79 @@ public final class LlmCallRunner {
               (int)
                   Math.max(
                       1, Math.min(wave, (wave + config.rowsPerTask() - 1) / config.rowsPerTask()));
-          Dataset<Row> results =
-              spark
-                  .createDataFrame(
-                      slice
-                          .repartition(partitions)
-                          .javaRDD()
-                          .mapPartitions(
-                              new LlmCallTask(clients, journal, run.runId(), hadoop, counters)),
-                      contract.schema())
-                  .persist(StorageLevel.MEMORY_AND_DISK());
+          JavaRDD<Row> calls =
+              slice
+                  .repartition(partitions)
+                  .javaRDD()
+                  .mapPartitions(
+                      new LlmCallTask(clients, journal, run.runId(), hadoop, counters, waveTotals));
           long waveStart = System.nanoTime();
-          Row totals =
-              results
-                  .selectExpr(
-                      "count(*)",
-                      "coalesce(sum(CASE WHEN status = 'failed' THEN 1 ELSE 0 END), 0)",
-                      "coalesce(sum(tokens_in), 0)",
-                      "coalesce(sum(tokens_out), 0)")
-                  .head();
-          double callSeconds = (System.nanoTime() - waveStart) / 1e9;
-          callSecondsTotal += callSeconds;
-          warehouse.upsertFresh(contract, results);
-          if (goal != null) {
-            goalNow = goal.afterWave(results);
+          long[] totals;
+          if (appendInPass) {
+            WriteResult written =
+                warehouse.appendComputed(contract, spark.createDataFrame(calls, contract.schema()));
+            totals = waveTotals.take();
+            if (written.inserted() != totals[0]) {
+              throw new IllegalStateException(
+                  "llm_calls: the wave wrote "
+                      + written.inserted()
+                      + " row(s) but made "
+                      + totals[0]
+                      + " call(s); expected one row per call");
+            }
+            double waveSeconds = (System.nanoTime() - waveStart) / 1e9;
+            callSecondsTotal += waveSeconds;
+            run.err()
+                .printf(
+                    Locale.ROOT,
+                    "[%s] llm wave: %d call(s) made and appended to llm_calls in %.1f s (%.1f"
+                        + " req/s)%n",
+                    run.job(),
+                    totals[0],
+                    waveSeconds,
+                    totals[0] / Math.max(waveSeconds, 1e-3));
+          } else {
+            Dataset<Row> results =
+                spark
+                    .createDataFrame(calls, contract.schema())
+                    .persist(StorageLevel.MEMORY_AND_DISK());
+            Row sums =
+                results
+                    .selectExpr(
+                        "count(*)",
+                        "coalesce(sum(CASE WHEN status = 'failed' THEN 1 ELSE 0 END), 0)",
+                        "coalesce(sum(tokens_in), 0)",
+                        "coalesce(sum(tokens_out), 0)")
+                    .head();
+            // These totals come from the rows; the accumulators were added in a map stage, whose
+            // retried tasks may count twice.
+            waveTotals.take();
+            totals =
+                new long[] {sums.getLong(0), sums.getLong(1), sums.getLong(2), sums.getLong(3)};
+            double callSeconds = (System.nanoTime() - waveStart) / 1e9;
+            callSecondsTotal += callSeconds;
+            warehouse.upsertFresh(contract, results);
+            if (goal != null) {
+              goalNow = goal.afterWave(results);
+            }
+            run.err()
+                .printf(
+                    Locale.ROOT,
+                    "[%s] llm wave: %d call(s) in %.1f s (%.1f req/s), saved to llm_calls in %.1f"
+                        + " s%n",
+                    run.job(),
+                    totals[0],
+                    callSeconds,
+                    totals[0] / Math.max(callSeconds, 1e-3),
+                    (System.nanoTime() - waveStart) / 1e9 - callSeconds);
+            results.unpersist();
           }
-          run.err()
-              .printf(
-                  Locale.ROOT,
-                  "[%s] llm wave: %d call(s) in %.1f s (%.1f req/s), saved to llm_calls in %.1f s%n",
-                  run.job(),
-                  totals.getLong(0),
-                  callSeconds,
-                  totals.getLong(0) / Math.max(callSeconds, 1e-3),
-                  (System.nanoTime() - waveStart) / 1e9 - callSeconds);
-          results.unpersist();
           CrashPoints.reach(CrashPoints.Point.WAVE_MERGED);
           deleteJournal(journal);
-          called += totals.getLong(0);
-          failed += totals.getLong(1);
-          tokensIn += totals.getLong(2);
-          tokensOut += totals.getLong(3);
+          called += totals[0];
+          failed += totals[1];
+          tokensIn += totals[2];
+          tokensOut += totals[3];
           offset += wave;
         }
       }
@@ -339,7 +401,7 @@ public final class LlmCallRunner {
           goalMet ? left : 0,
           goalNow);
     } finally {
-      pending.unpersist();
+      keys.unpersist();
     }
   }
 

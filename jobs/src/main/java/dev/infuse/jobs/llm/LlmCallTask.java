@@ -8,6 +8,7 @@ import dev.infuse.udfs.llm.LlmCallException;
 import dev.infuse.udfs.llm.LlmClient;
 import dev.infuse.udfs.llm.LlmClients;
 import dev.infuse.udfs.llm.LlmSettings;
+import java.io.Serializable;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -15,10 +16,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import org.apache.spark.SparkContext;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Row;
+import org.apache.spark.util.LongAccumulator;
 import org.apache.spark.util.SerializableConfiguration;
 
 /**
@@ -39,18 +42,52 @@ final class LlmCallTask implements FlatMapFunction<Iterator<Row>, Row> {
   private final String runId;
   private final Broadcast<SerializableConfiguration> hadoop;
   private final LlmProgress.Accumulators progress;
+  private final Totals totals;
+
+  /**
+   * A wave's exact totals: calls, failures, tokens in and out. Unlike the progress counters, which
+   * the client's threads add to as calls finish, these are added once per task on the task's own
+   * thread, so a stage that writes the rows (a result stage, whose retried tasks never count twice)
+   * can take them as the wave's figures.
+   */
+  record Totals(
+      LongAccumulator calls,
+      LongAccumulator failed,
+      LongAccumulator tokensIn,
+      LongAccumulator tokensOut)
+      implements Serializable {
+    static Totals register(SparkContext context, String job) {
+      return new Totals(
+          context.longAccumulator(job + ".llm.wave.calls"),
+          context.longAccumulator(job + ".llm.wave.failed"),
+          context.longAccumulator(job + ".llm.wave.tokens_in"),
+          context.longAccumulator(job + ".llm.wave.tokens_out"));
+    }
+
+    /** The totals so far, {calls, failed, tokens in, tokens out}, and a reset for the next wave. */
+    long[] take() {
+      long[] values = {calls.value(), failed.value(), tokensIn.value(), tokensOut.value()};
+      calls.reset();
+      failed.reset();
+      tokensIn.reset();
+      tokensOut.reset();
+      return values;
+    }
+  }
 
   LlmCallTask(
       List<LlmSettings> clients,
       String journalDir,
       String runId,
       Broadcast<SerializableConfiguration> hadoop,
-      LlmProgress.Accumulators progress) {
+      LlmProgress.Accumulators progress,
+      Totals totals) {
     this.clients = List.copyOf(clients);
     this.journalDir = journalDir;
     this.runId = runId;
     this.hadoop = hadoop;
     this.progress = progress;
+    this.totals = totals;
   }
 
   /**
@@ -105,9 +142,20 @@ final class LlmCallTask implements FlatMapFunction<Iterator<Row>, Row> {
       CrashPoints.reach(CrashPoints.Point.TASK_CALLS_JOURNALED);
     }
     List<Row> rows = new ArrayList<>(calls.size());
+    long failed = 0;
+    long tokensIn = 0;
+    long tokensOut = 0;
     for (CompletableFuture<LlmCallRows.Call> call : calls) {
-      rows.add(call.join().toRow());
+      LlmCallRows.Call done = call.join();
+      rows.add(done.toRow());
+      failed += LlmCallRows.FAILED.equals(done.status()) ? 1 : 0;
+      tokensIn += done.tokensIn();
+      tokensOut += done.tokensOut();
     }
+    totals.calls().add(rows.size());
+    totals.failed().add(failed);
+    totals.tokensIn().add(tokensIn);
+    totals.tokensOut().add(tokensOut);
     return rows.iterator();
   }
 
