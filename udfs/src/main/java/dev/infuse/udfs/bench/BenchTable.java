@@ -70,6 +70,9 @@ public final class BenchTable {
     for (String name : crashed) {
       out.append("crashed: ").append(name).append('\n');
     }
+    if (results.isEmpty() && crashed.isEmpty()) {
+      out.append("no benchmark ran (does --only match a benchmark class?)\n");
+    }
     return out.toString();
   }
 

@@ -51,6 +51,13 @@ class BenchTableTest {
   }
 
   @Test
+  void saysSoWhenNoBenchmarkRan() {
+    assertThat(BenchTable.render(List.of(), List.of()))
+        .endsWith(
+            "0 pass, 0 FAIL, 0 crashed\nno benchmark ran (does --only match a benchmark class?)\n");
+  }
+
+  @Test
   void benchJsonHoldsTheMachineTheShaAndEveryResultWithItsVerdict(@TempDir Path dir)
       throws Exception {
     Path file = dir.resolve("bench/bench.json");
