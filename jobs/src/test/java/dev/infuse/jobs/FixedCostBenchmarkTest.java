@@ -3,6 +3,8 @@ package dev.infuse.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.infuse.jobs.SparkTestSession.CliResult;
+import dev.infuse.udfs.bench.BenchResult;
+import dev.infuse.udfs.bench.BenchResults;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -23,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * {@code answer} and {@code score} on the QuALITY sample (a few documents, a few questions), each
  * on a fresh warehouse and then once more over the same input (a rerun that changes nothing).
  * Prints the median wall time of each, the Spark jobs it ran, and the call sites whose jobs took
- * longest; never gates. Run with {@code mvn -pl jobs -am verify -Dinfuse.excludedGroups=
+ * longest, and records each first run's time (goal ≤ 2 s); never gates. Run with {@code bin/infuse
+ * bench --only FixedCostBenchmarkTest}, or {@code mvn -pl jobs -am verify -Dinfuse.excludedGroups=
  * -Dgroups=benchmark -Dtest=FixedCostBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 @Tag("benchmark")
@@ -54,6 +57,24 @@ class FixedCostBenchmarkTest {
           entry.getKey(),
           seconds[seconds.length / 2],
           jobs[jobs.length / 2]);
+      // The goal is about a job on a fresh warehouse; the reruns print only.
+      if (!entry.getKey().endsWith("(rerun)")) {
+        BenchResults.record(
+            new BenchResult(
+                "fixed cost in a session: " + entry.getKey(),
+                String.format(Locale.ROOT, "%.2f s", seconds[seconds.length / 2]),
+                "",
+                seconds[seconds.length / 2],
+                "s",
+                false,
+                2,
+                String.format(
+                    Locale.ROOT,
+                    "median of %d, QuALITY sample, fresh warehouse, %d Spark jobs, %d cores",
+                    REPEATS,
+                    jobs[jobs.length / 2],
+                    Runtime.getRuntime().availableProcessors())));
+      }
     }
     System.out.println(
         "slowest call sites by job (all " + REPEATS + " timed runs together): total s, jobs, site");

@@ -7,6 +7,8 @@ import ai.onnxruntime.OrtSession;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.embed.EmbedJob;
+import dev.infuse.udfs.bench.BenchResult;
+import dev.infuse.udfs.bench.BenchResults;
 import dev.infuse.udfs.embed.DjlSentenceEmbedder;
 import dev.infuse.udfs.embed.EmbedderSpec;
 import dev.infuse.udfs.embed.EmbeddingModelFiles;
@@ -41,8 +43,9 @@ import org.junit.jupiter.api.Test;
  * per-JVM DJL embedder, Row conversion) against a raw ONNX Runtime {@code OrtSession} driven by
  * plain Java, side by side in one JVM: same model file, tokenization, length-sorted windows and
  * batch size, same pooling, ONNX Runtime threads per call, and as many Java threads as Spark
- * partitions. Rounds alternate between the two so that a neighbour's load hits both. Asserts
- * nothing about time. Run:
+ * partitions. Rounds alternate between the two so that a neighbour's load hits both. Records the
+ * ratio of medians (goal ≥ 0.85); asserts nothing about time. Run {@code bin/infuse bench --only
+ * EmbeddingThroughputBenchmarkTest}, or:
  *
  * <pre>mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark \
  *   -Dtest=EmbeddingThroughputBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false
@@ -143,6 +146,25 @@ class EmbeddingThroughputBenchmarkTest {
             sparkMedian / rawMedian);
         System.out.printf(
             Locale.ROOT, "  largest difference between the two paths' vectors: %.2e%n", maxDiff);
+        BenchResults.record(
+            new BenchResult(
+                String.format(Locale.ROOT, "embedding through the job, %,d sentences", TEXTS),
+                String.format(Locale.ROOT, "%,.1f sentences/s", sparkMedian),
+                String.format(Locale.ROOT, "raw ONNX Runtime %,.1f sentences/s", rawMedian),
+                sparkMedian / rawMedian,
+                "ratio",
+                true,
+                0.85,
+                String.format(
+                    Locale.ROOT,
+                    "medians of %d rounds (best %.3f), batch %d, ORT threads %d, %d partition(s),"
+                        + " %d cores",
+                    ROUNDS,
+                    sparkBest / rawBest,
+                    BATCH,
+                    THREADS,
+                    PARALLELISM,
+                    Runtime.getRuntime().availableProcessors())));
         System.out.println(
             "  reproduce: mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark"
                 + " -Dtest=EmbeddingThroughputBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false");

@@ -7,6 +7,8 @@ import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.llm.LlmCallRunner;
 import dev.infuse.jobs.llm.LlmConfig;
 import dev.infuse.jobs.run.JobRun;
+import dev.infuse.udfs.bench.BenchResult;
+import dev.infuse.udfs.bench.BenchResults;
 import dev.infuse.udfs.llm.ChatMessage;
 import dev.infuse.udfs.llm.ChatRequest;
 import dev.infuse.udfs.llm.FakeOpenAiServer;
@@ -35,11 +37,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Throughput of the LLM layer against a loopback OpenAI-compatible server with a fixed latency.
- * Prints ratios measured side by side in one run; asserts nothing about time. Run it with:
- *
- * <pre>
- * mvn -B -q install -DskipTests && mvn -B -pl tests verify -Dinfuse.excludedGroups= -Dgroups=benchmark
- * </pre>
+ * Prints ratios measured side by side in one run and records the three that have goals (calling
+ * stage and job end to end against the concurrency / latency bound, the job against a naive
+ * one-call-per-row UDF); asserts nothing about time. Run it with {@code bin/infuse bench --only
+ * LlmThroughputBenchmarkTest}.
  */
 @Tag("benchmark")
 class LlmThroughputBenchmarkTest {
@@ -158,6 +159,46 @@ class LlmThroughputBenchmarkTest {
           latency.getDouble(0),
           latency.getLong(1),
           latency.getInt(2));
+      String setup =
+          String.format(
+              Locale.ROOT,
+              "loopback server, latency %d ms, concurrency %d, %d rows (naive %d), %d cores",
+              LATENCY_MS,
+              CONCURRENCY,
+              outcome.called(),
+              naiveDone,
+              Runtime.getRuntime().availableProcessors());
+      String boundText = String.format(Locale.ROOT, "bound C/latency %.0f req/s", bound);
+      BenchResults.record(
+          new BenchResult(
+              "LLM calls, calling stage",
+              String.format(Locale.ROOT, "%.1f req/s", stageRate),
+              boundText,
+              stageRate / bound,
+              "ratio",
+              true,
+              0.90,
+              setup));
+      BenchResults.record(
+          new BenchResult(
+              "LLM calls, job end to end",
+              String.format(Locale.ROOT, "%.1f req/s", jobRate),
+              boundText,
+              jobRate / bound,
+              "ratio",
+              true,
+              0.90,
+              setup));
+      BenchResults.record(
+          new BenchResult(
+              "LLM job vs naive one-call-per-row UDF",
+              String.format(Locale.ROOT, "%.1f req/s", jobRate),
+              String.format(Locale.ROOT, "naive UDF %.1f req/s", naiveRate),
+              jobRate / naiveRate,
+              "x",
+              true,
+              10,
+              setup));
     }
   }
 

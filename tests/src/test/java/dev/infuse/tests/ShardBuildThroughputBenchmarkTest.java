@@ -6,6 +6,8 @@ import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.SparkTestSession.CliResult;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Warehouse;
+import dev.infuse.udfs.bench.BenchResult;
+import dev.infuse.udfs.bench.BenchResults;
 import dev.infuse.udfs.text.HuggingFaceTextTokenizer;
 import dev.infuse.udfs.text.Tokenizers;
 import java.io.ByteArrayInputStream;
@@ -26,8 +28,9 @@ import org.junit.jupiter.api.Test;
  * Tokenize + pack through the {@code build-shards} job (read the table, tokenize on the executors,
  * sample, shuffle by shard, sort, pack, write Parquet) against a raw HuggingFace {@code
  * batchEncode} of the same texts in the same JVM; then the whole job (dedup, decontamination, all
- * three formats) at 1×, 2×, 4× and 8× a base size. Prints figures; asserts nothing about time. Run
- * it with:
+ * three formats) at 1×, 2×, 4× and 8× a base size. Prints figures and records the ratio (goal ≥
+ * 0.80) and each size's cost against linear (goal ≤ 1.15); asserts nothing about time. Run it with
+ * {@code bin/infuse bench --only ShardBuildThroughputBenchmarkTest}, or:
  *
  * <pre>
  * mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark -Dtest=ShardBuildThroughputBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false
@@ -113,6 +116,21 @@ class ShardBuildThroughputBenchmarkTest {
         jobRates[1],
         rawRates[1],
         jobRates[1] / rawRates[1]);
+    BenchResults.record(
+        new BenchResult(
+            String.format(Locale.ROOT, "tokenize + pack (build-shards), %,d texts", texts.size()),
+            String.format(Locale.ROOT, "%,.0f texts/s", jobRates[1]),
+            String.format(Locale.ROOT, "raw HF batchEncode %,.0f texts/s", rawRates[1]),
+            jobRates[1] / rawRates[1],
+            "ratio",
+            true,
+            0.80,
+            String.format(
+                Locale.ROOT,
+                "medians of 3 rounds, no dedup or decontamination, Parquet only, %d tokens, %d"
+                    + " cores",
+                tokens,
+                Runtime.getRuntime().availableProcessors())));
 
     // The whole job as users run it, at growing sizes.
     double base = 0;
@@ -129,6 +147,24 @@ class ShardBuildThroughputBenchmarkTest {
           BASE * factor,
           seconds,
           seconds / (base * factor));
+      if (factor > 1) {
+        BenchResults.record(
+            new BenchResult(
+                String.format(
+                    Locale.ROOT, "build-shards cost growth %dx (%,d texts)", factor, BASE * factor),
+                String.format(Locale.ROOT, "%.1f s", seconds),
+                String.format(Locale.ROOT, "linear from 1x: %.1f s", base * factor),
+                seconds / (base * factor),
+                "x linear",
+                false,
+                1.15,
+                String.format(
+                    Locale.ROOT,
+                    "whole job, all stages and formats; 1x = %,d texts in %.1f s; %d cores",
+                    BASE,
+                    base,
+                    Runtime.getRuntime().availableProcessors())));
+      }
     }
   }
 

@@ -46,7 +46,8 @@ class CliTest {
     assertThat(result.code()).isZero();
     assertThat(result.out())
         .contains(EVERY_JOB.toArray(String[]::new))
-        .contains("sql", "validate", "demo");
+        .contains("sql", "validate", "demo")
+        .contains("bin/infuse bench [--only REGEX] [--out DIR]");
   }
 
   @Test

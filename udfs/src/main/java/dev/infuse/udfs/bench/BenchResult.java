@@ -1,6 +1,7 @@
 package dev.infuse.udfs.bench;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Locale;
 
 /**
@@ -18,8 +19,8 @@ import java.util.Locale;
  * @param goal the threshold
  * @param note anything a reader needs to trust the figure (sizes, medians, the machine)
  */
-// pass, goalText and valueText are written to the JSON for readers of bench.json, and ignored on
-// the way back in.
+// pass, goalText and valueText are written to the JSON for readers of bench.json (Jackson sees
+// only a record's components unless told), and ignored on the way back in.
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record BenchResult(
     String work,
@@ -32,16 +33,19 @@ public record BenchResult(
     String note) {
 
   /** Whether the value meets the goal. */
+  @JsonProperty("pass")
   public boolean pass() {
     return atLeast ? value >= goal : value <= goal;
   }
 
   /** The goal as the table shows it, e.g. "≥ 0.90 ratio". */
+  @JsonProperty("goalText")
   public String goalText() {
     return (atLeast ? "≥ " : "≤ ") + number(goal) + " " + unit;
   }
 
   /** The value as the table shows it. */
+  @JsonProperty("valueText")
   public String valueText() {
     return number(value) + " " + unit;
   }

@@ -2,6 +2,8 @@ package dev.infuse.udfs.pack;
 
 import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import dev.infuse.udfs.bench.BenchResult;
+import dev.infuse.udfs.bench.BenchResults;
 import dev.infuse.udfs.text.HuggingFaceTextTokenizer;
 import dev.infuse.udfs.text.TextTokenizer;
 import dev.infuse.udfs.text.Tokenizers;
@@ -16,15 +18,18 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Tokenize + pack through Infuse's units (TextTokenizer.ids per text, TokenPacker) against a raw
- * HuggingFace batch encode of the same texts in the same JVM. Prints, never gates. Run: {@code mvn
+ * HuggingFace batch encode of the same texts in the same JVM. Prints and records the ratio (goal ≥
+ * 0.80), never gates. Run: {@code bin/infuse bench --only TokenizePackBenchmarkTest}, or {@code mvn
  * -o -B -pl udfs test -Dinfuse.excludedGroups= -Dgroups=benchmark
- * -Dtest=TokenizePackBenchmarkTest}.
+ * -Dtest=TokenizePackBenchmarkTest}; {@code -Dbench.packTexts} (default 20000) sets the size.
  */
 @Tag("benchmark")
 class TokenizePackBenchmarkTest {
+  private static final int TEXTS = Integer.getInteger("bench.packTexts", 20_000);
+
   @Test
   void tokenizeAndPackAgainstRawBatchEncode() throws Exception {
-    List<String> texts = texts(20_000);
+    List<String> texts = texts(TEXTS);
     TextTokenizer ours = Tokenizers.defaultTokenizer();
     HuggingFaceTokenizer raw =
         HuggingFaceTokenizer.newInstance(
@@ -74,6 +79,20 @@ class TokenizePackBenchmarkTest {
         oursRates[2],
         rawRates[2],
         oursRates[2] / rawRates[2]);
+    BenchResults.record(
+        new BenchResult(
+            String.format(Locale.ROOT, "tokenize + pack (units), %,d texts", texts.size()),
+            String.format(Locale.ROOT, "%,.0f texts/s", oursRates[2]),
+            String.format(Locale.ROOT, "raw HF batchEncode %,.0f texts/s", rawRates[2]),
+            oursRates[2] / rawRates[2],
+            "ratio",
+            true,
+            0.80,
+            String.format(
+                Locale.ROOT,
+                "medians of 5 rounds, %d tokens, %d cores",
+                tokens,
+                Runtime.getRuntime().availableProcessors())));
   }
 
   private static List<String> texts(int count) {

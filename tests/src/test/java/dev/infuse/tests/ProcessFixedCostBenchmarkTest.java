@@ -1,0 +1,161 @@
+package dev.infuse.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.infuse.jobs.SparkTestSession;
+import dev.infuse.udfs.bench.BenchResult;
+import dev.infuse.udfs.bench.BenchResults;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a user waits for at the shell: {@code bin/infuse ingest} of one GSM8K question into a fresh
+ * warehouse (goal ≤ 10 s) and {@code bin/infuse demo} into a fresh directory (goal ≤ 300 s), each a
+ * child process started from the repository's launcher with its defaults, so JVM start, Spark's
+ * session and Delta's first commit all count. Records both; asserts only that they succeed. Run
+ * {@code bin/infuse bench --only ProcessFixedCostBenchmarkTest}; {@code -Dbench.ingestRuns}
+ * (default 3) sets the timed ingests, {@code -Dbench.demo=false} skips the demo.
+ */
+@Tag("benchmark")
+class ProcessFixedCostBenchmarkTest {
+  private static final int INGEST_RUNS = Integer.getInteger("bench.ingestRuns", 3);
+  private static final boolean DEMO =
+      Boolean.parseBoolean(System.getProperty("bench.demo", "true"));
+
+  @Test
+  void ingestOneQuestion() throws Exception {
+    Path dir = SparkTestSession.tempDir("bench-ingest");
+    Path input = dir.resolve("one-question.jsonl");
+    String first =
+        Files.readAllLines(
+                SparkTestSession.repoRoot().resolve("samples/gsm8k/gsm8k_train_sample.jsonl"))
+            .get(0);
+    Files.writeString(input, first + "\n");
+
+    // One untimed run first: the OS file cache and DJL's extracted natives are a first-ever cost,
+    // not the cost of each ingest.
+    double[] seconds = new double[INGEST_RUNS];
+    for (int run = -1; run < INGEST_RUNS; run++) {
+      Path warehouse = dir.resolve("warehouse-" + (run + 1));
+      double wall =
+          timed(
+              dir,
+              "ingest",
+              "--format",
+              "gsm8k",
+              "--input",
+              input.toString(),
+              "--warehouse",
+              warehouse.toString());
+      assertThat(warehouse.resolve("questions/_delta_log")).isDirectory();
+      if (run >= 0) {
+        seconds[run] = wall;
+      }
+    }
+    double[] sorted = seconds.clone();
+    Arrays.sort(sorted);
+    double median = sorted[sorted.length / 2];
+    System.out.printf(
+        Locale.ROOT,
+        "bin/infuse ingest, one GSM8K question, fresh warehouse: median %.1f s of %s%n",
+        median,
+        Arrays.toString(seconds));
+    BenchResults.record(
+        new BenchResult(
+            "bin/infuse ingest, one GSM8K question",
+            String.format(Locale.ROOT, "%.1f s", median),
+            "",
+            median,
+            "s",
+            false,
+            10,
+            String.format(
+                Locale.ROOT,
+                "median of %d child processes after one untimed, fresh warehouse each, launcher"
+                    + " defaults, %d cores",
+                INGEST_RUNS,
+                Runtime.getRuntime().availableProcessors())));
+    deleteTree(dir);
+  }
+
+  @Test
+  void demo() throws Exception {
+    if (!DEMO) {
+      return;
+    }
+    // The demo writes ./warehouse: a fresh working directory is a fresh demo, as the README runs
+    // it.
+    Path dir = SparkTestSession.tempDir("bench-demo");
+    double wall = timed(dir, "demo");
+    assertThat(dir.resolve("warehouse/runs/_delta_log")).isDirectory();
+    System.out.printf(Locale.ROOT, "bin/infuse demo, fresh directory: %.0f s%n", wall);
+    BenchResults.record(
+        new BenchResult(
+            "bin/infuse demo",
+            String.format(Locale.ROOT, "%.0f s", wall),
+            "",
+            wall,
+            "s",
+            false,
+            300,
+            String.format(
+                Locale.ROOT,
+                "one child process, fresh directory, launcher defaults, %d cores",
+                Runtime.getRuntime().availableProcessors())));
+    deleteTree(dir);
+  }
+
+  /**
+   * Runs {@code bin/infuse args} in {@code dir} and returns its wall time in seconds; fails with
+   * the end of its output when it exits non-zero or runs past 30 minutes.
+   */
+  private static double timed(Path dir, String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(SparkTestSession.repoRoot().resolve("bin/infuse").toString());
+    command.addAll(List.of(args));
+    Path log = Files.createTempFile(dir, args[0] + "-", ".log");
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    // The launcher's defaults, as a user runs it; and never a rebuild (an online mvn package).
+    builder.environment().remove("INFUSE_JAVA_OPTS");
+    builder.environment().remove("INFUSE_CLASSPATH");
+    builder.environment().remove("INFUSE_REBUILD");
+    long started = System.nanoTime();
+    Process process = builder.start();
+    boolean finished = process.waitFor(30, TimeUnit.MINUTES);
+    double seconds = (System.nanoTime() - started) / 1e9;
+    if (!finished) {
+      process.destroyForcibly().waitFor();
+    }
+    String output = Files.readString(log, StandardCharsets.UTF_8);
+    String tail = output.substring(Math.max(0, output.length() - 4000));
+    assertThat(finished)
+        .as("bin/infuse %s finished within 30 minutes:%n%s", args[0], tail)
+        .isTrue();
+    assertThat(process.exitValue()).as("bin/infuse %s exit code:%n%s", args[0], tail).isZero();
+    return seconds;
+  }
+
+  /**
+   * Removes a passed run's directory (a demo leaves a warehouse); a failed one stays to be read.
+   */
+  private static void deleteTree(Path dir) throws IOException {
+    try (var paths = Files.walk(dir)) {
+      for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    }
+  }
+}
