@@ -35,11 +35,14 @@ import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * {@code ingest}: reads a benchmark's files into {@code documents} and {@code questions}.
@@ -113,13 +116,15 @@ public final class IngestJob {
     }
     List<String> files = inputFiles(run.spark(), options.input(), reader);
     SparkSession spark = run.spark();
-    Dataset<Row> content =
-        spark
-            .read()
-            .format("binaryFile")
-            .load(files.toArray(String[]::new))
-            .select("path", "content");
-    JavaRDD<Row> itemRdd = content.javaRDD().flatMap(new ItemRows(reader.format()));
+    // One task per file, which opens it as a stream: a file is never read whole into a row.
+    JavaSparkContext context = new JavaSparkContext(spark.sparkContext());
+    Broadcast<SerializableConfiguration> hadoop =
+        context.broadcast(
+            new SerializableConfiguration(spark.sparkContext().hadoopConfiguration()));
+    JavaRDD<Row> itemRdd =
+        context
+            .parallelize(files, Math.max(1, files.size()))
+            .flatMap(new ItemRows(reader.format(), hadoop));
     Dataset<Row> items =
         spark.createDataFrame(itemRdd, ItemRows.SCHEMA).persist(StorageLevel.MEMORY_AND_DISK());
     try {

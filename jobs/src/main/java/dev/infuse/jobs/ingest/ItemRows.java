@@ -8,21 +8,26 @@ import dev.infuse.udfs.ingest.ItemSink;
 import dev.infuse.udfs.ingest.QuestionRecord;
 import dev.infuse.udfs.ingest.Rejection;
 import dev.infuse.udfs.ingest.SourceFile;
-import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.List;
+import java.util.function.Consumer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * Runs a reader over one file on an executor and flattens what it emits (documents, questions,
- * rejections) into rows of one schema, {@link #SCHEMA}, tagged by {@code kind}. The function holds
- * only the format name: the reader is looked up on the executor.
+ * rejections) into rows of one schema, {@link #SCHEMA}, tagged by {@code kind}. The file is opened
+ * as a stream and the rows are handed on as the reader emits them, so a line-oriented file larger
+ * than the executor's heap passes through it. The function holds only the format name and the
+ * Hadoop configuration: the reader is looked up on the executor.
  */
-final class ItemRows implements FlatMapFunction<Row, Row> {
+final class ItemRows implements FlatMapFunction<String, Row> {
   private static final long serialVersionUID = 1L;
 
   static final String DOCUMENT = "document";
@@ -63,27 +68,42 @@ final class ItemRows implements FlatMapFunction<Row, Row> {
           .add("reason", DataTypes.StringType, true);
 
   private final String format;
+  private final Broadcast<SerializableConfiguration> hadoop;
 
-  ItemRows(String format) {
+  ItemRows(String format, Broadcast<SerializableConfiguration> hadoop) {
     this.format = format;
+    this.hadoop = hadoop;
   }
 
-  /** Input rows are {@code (path, content)} from the binaryFile source. */
+  /** The input is one file's path or URI. */
   @Override
-  public Iterator<Row> call(Row file) {
-    String path = file.getString(0);
+  public Iterator<Row> call(String path) {
+    Configuration conf = hadoop.value().value();
+    SourceFile file =
+        SourceFile.streamed(
+            path,
+            () -> {
+              Path hadoopPath = new Path(path);
+              return hadoopPath.getFileSystem(conf).open(hadoopPath);
+            });
     BenchmarkReader reader = BenchmarkReaders.forFormat(format);
-    List<Row> rows = new ArrayList<>();
+    return ProducedIterator.start(
+        "infuse-ingest-" + file.fileName(), rows -> read(reader, file, rows));
+  }
+
+  private static void read(BenchmarkReader reader, SourceFile file, Consumer<Row> rows) {
+    String path = file.path();
+    long[] ordinal = {0};
     reader.read(
-        new SourceFile(path, (byte[]) file.get(1)),
+        file,
         new ItemSink() {
           @Override
           public void document(DocumentRecord d) {
-            rows.add(
+            rows.accept(
                 RowFactory.create(
                     DOCUMENT,
                     path,
-                    (long) rows.size(),
+                    ordinal[0]++,
                     d.location(),
                     d.docId(),
                     SparkRows.map(d.meta()),
@@ -108,11 +128,11 @@ final class ItemRows implements FlatMapFunction<Row, Row> {
 
           @Override
           public void question(QuestionRecord q) {
-            rows.add(
+            rows.accept(
                 RowFactory.create(
                     QUESTION,
                     path,
-                    (long) rows.size(),
+                    ordinal[0]++,
                     q.location(),
                     q.docId(),
                     SparkRows.map(q.meta()),
@@ -137,11 +157,11 @@ final class ItemRows implements FlatMapFunction<Row, Row> {
 
           @Override
           public void reject(Rejection r) {
-            rows.add(
+            rows.accept(
                 RowFactory.create(
                     REJECTION,
                     path,
-                    (long) rows.size(),
+                    ordinal[0]++,
                     r.location(),
                     null,
                     null,
@@ -169,11 +189,10 @@ final class ItemRows implements FlatMapFunction<Row, Row> {
             Object[] row = new Object[SCHEMA.size()];
             row[0] = BLANK;
             row[1] = path;
-            row[2] = (long) rows.size();
+            row[2] = ordinal[0]++;
             row[3] = location;
-            rows.add(RowFactory.create(row));
+            rows.accept(RowFactory.create(row));
           }
         });
-    return rows.iterator();
   }
 }

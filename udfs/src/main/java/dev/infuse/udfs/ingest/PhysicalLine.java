@@ -1,5 +1,8 @@
 package dev.infuse.udfs.ingest;
 
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -51,5 +54,68 @@ record PhysicalLine(int number, int start, int end, String text, int invalidOffs
       start = i + 1;
     }
     return lines;
+  }
+
+  /** Receives each line of a stream with its exact bytes (without the line terminator). */
+  @FunctionalInterface
+  interface StreamedLineHandler {
+    void accept(PhysicalLine line, byte[] bytes);
+  }
+
+  /**
+   * {@link #split} for a stream: the same lines, numbered and decoded the same way, handed over one
+   * at a time so that the file is never held whole. Offsets of each line are relative to its own
+   * bytes.
+   */
+  static void stream(InputStream in, StreamedLineHandler handler) throws IOException {
+    InputStream buffered =
+        in instanceof BufferedInputStream ? in : new BufferedInputStream(in, 1 << 16);
+    LineBuffer line = new LineBuffer();
+    int number = 1;
+    boolean first = true;
+    int b;
+    while ((b = buffered.read()) != -1) {
+      if (b != '\n') {
+        line.add((byte) b);
+        continue;
+      }
+      number = emit(line, number, first, handler);
+      first = false;
+    }
+    if (line.size > 0) {
+      emit(line, number, first, handler);
+    }
+  }
+
+  private static int emit(LineBuffer line, int number, boolean first, StreamedLineHandler handler) {
+    byte[] bytes = line.take();
+    int start = first ? StrictUtf8.contentStart(bytes) : 0;
+    int end =
+        bytes.length > start && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
+    byte[] exact =
+        start == 0 && end == bytes.length ? bytes : Arrays.copyOfRange(bytes, start, end);
+    StrictUtf8.Decoded decoded = StrictUtf8.decode(exact, 0, exact.length);
+    handler.accept(
+        new PhysicalLine(number, 0, exact.length, decoded.text(), decoded.invalidOffset()), exact);
+    return number + 1;
+  }
+
+  /** A growable byte buffer for one line. */
+  private static final class LineBuffer {
+    private byte[] bytes = new byte[1024];
+    private int size;
+
+    void add(byte b) {
+      if (size == bytes.length) {
+        bytes = Arrays.copyOf(bytes, bytes.length * 2);
+      }
+      bytes[size++] = b;
+    }
+
+    byte[] take() {
+      byte[] taken = Arrays.copyOf(bytes, size);
+      size = 0;
+      return taken;
+    }
   }
 }

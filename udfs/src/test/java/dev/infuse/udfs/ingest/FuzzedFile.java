@@ -60,6 +60,13 @@ final class FuzzedFile {
   /** Reads the file and checks every record's outcome. */
   void check(BenchmarkReader reader, String path) {
     CollectingSink sink = CollectingSink.read(reader, file(path));
+    // Read as a stream (how ingest opens files), the file gives exactly the same items and
+    // rejections as read whole.
+    byte[] bytes = content.toByteArray();
+    CollectingSink streamed =
+        CollectingSink.read(
+            reader, SourceFile.streamed(path, () -> new java.io.ByteArrayInputStream(bytes)));
+    assertThat(streamed).usingRecursiveComparison().isEqualTo(sink);
     int withItems = 0;
     int rejected = 0;
     for (Entry entry : entries) {
