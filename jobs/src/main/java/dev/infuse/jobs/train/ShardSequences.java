@@ -33,6 +33,11 @@ import org.apache.spark.storage.StorageLevel;
  * quarantine ({@link #failures()}) must be written before.
  */
 final class ShardSequences implements AutoCloseable {
+  /**
+   * Parquet bytes per partition when sorting: a few times that in rows on the driver while staging.
+   */
+  static final long PARTITION_BYTES = 32L << 20;
+
   private final Dataset<Row> checked;
   private final Path staging;
   private final MappedSequences sequences;
@@ -50,6 +55,30 @@ final class ShardSequences implements AutoCloseable {
     this.sequences = sequences;
     this.failed = failed;
     this.targetTokens = targetTokens;
+  }
+
+  /**
+   * {@code shards} sorted by {@code (shard, sequence)}, as {@code orderBy} sorts them, in range
+   * partitions of about {@link #PARTITION_BYTES} of Parquet each (at least {@code
+   * spark.sql.shuffle.partitions}): staging holds one partition at a time on the driver, so their
+   * size must not grow with the data.
+   */
+  static Dataset<Row> inShardOrder(SparkSession spark, Dataset<Row> shards) {
+    return inShardOrder(spark, shards, PARTITION_BYTES);
+  }
+
+  static Dataset<Row> inShardOrder(SparkSession spark, Dataset<Row> shards, long partitionBytes) {
+    long bytes = shards.queryExecution().optimizedPlan().stats().sizeInBytes().longValue();
+    int partitions =
+        (int)
+            Math.min(
+                Integer.MAX_VALUE,
+                Math.max(
+                    spark.sessionState().conf().numShufflePartitions(),
+                    (bytes + partitionBytes - 1) / partitionBytes));
+    return shards
+        .repartitionByRange(partitions, col("shard"), col("sequence"))
+        .sortWithinPartitions("shard", "sequence");
   }
 
   /**
@@ -83,7 +112,7 @@ final class ShardSequences implements AutoCloseable {
     MappedSequences.Writer writer = null;
     try {
       long failed = checked.filter(col("reason").isNotNull()).count();
-      staging = Files.createTempDirectory("infuse-train-");
+      staging = Files.createTempDirectory("infuse-train-staging-");
       writer = MappedSequences.writer(staging);
       long targets = 0;
       Iterator<Row> good =

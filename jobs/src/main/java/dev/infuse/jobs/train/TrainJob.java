@@ -289,7 +289,7 @@ public final class TrainJob {
     // build-shards numbers its sequences: train on them in shard order, whatever order the files
     // list in.
     if (columns.contains("shard") && columns.contains("sequence")) {
-      shards = shards.orderBy("shard", "sequence");
+      shards = ShardSequences.inShardOrder(run.spark(), shards);
     }
     // loss_mask excludes padding only; answer_mask also excludes the questions of QA pairs.
     String maskColumn =

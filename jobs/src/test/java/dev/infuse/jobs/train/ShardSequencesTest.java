@@ -57,10 +57,14 @@ class ShardSequencesTest {
         writer.commit();
       }
     }
-    Dataset<Row> shards = SPARK.read().parquet(parquet.toString()).orderBy("shard", "sequence");
+    Dataset<Row> files = SPARK.read().parquet(parquet.toString());
+    Dataset<Row> ordered = files.orderBy("shard", "sequence");
+    // Sorted in pieces of about 512 bytes of Parquet: many partitions, streamed one by one.
+    Dataset<Row> shards = ShardSequences.inShardOrder(SPARK, files, 512);
+    assertThat(shards.javaRDD().getNumPartitions()).isGreaterThan(3);
 
     for (String mask : List.of("loss_mask", "answer_mask")) {
-      List<PackedSequence> collected = collectAsBefore(shards, mask);
+      List<PackedSequence> collected = collectAsBefore(ordered, mask);
       try (ShardSequences staged = ShardSequences.stage(SPARK, shards, mask, LENGTH, VOCAB)) {
         // On disk by type: nothing in it holds the rows as a list.
         assertThat(staged.sequences()).isInstanceOf(MappedSequences.class);
@@ -112,12 +116,13 @@ class ShardSequencesTest {
                     RowFactory.create(1, 2L, b, twos),
                     RowFactory.create(0, 0L, c, null)),
                 schema)
-            .repartition(3)
-            .orderBy("shard", "sequence");
+            .repartition(3);
+    Dataset<Row> ordered = shards.orderBy("shard", "sequence");
+    shards = ShardSequences.inShardOrder(SPARK, shards, 64);
 
     try (ShardSequences staged = ShardSequences.stage(SPARK, shards, "loss_mask", LENGTH, VOCAB)) {
       assertThat(all(staged.sequences()))
-          .isEqualTo(collectAsBefore(shards, "loss_mask").stream().filter(s -> s != null).toList())
+          .isEqualTo(collectAsBefore(ordered, "loss_mask").stream().filter(s -> s != null).toList())
           .containsExactly(
               PackedSequence.of(c),
               new PackedSequence(a, new int[] {LENGTH}, ones),
