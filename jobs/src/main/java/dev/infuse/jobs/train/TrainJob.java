@@ -23,6 +23,7 @@ import dev.infuse.udfs.lm.LmConfig;
 import dev.infuse.udfs.lm.ModelDirectory;
 import dev.infuse.udfs.lm.train.Checkpoints;
 import dev.infuse.udfs.lm.train.PackedSequence;
+import dev.infuse.udfs.lm.train.SequenceSource;
 import dev.infuse.udfs.lm.train.Trainer;
 import dev.infuse.udfs.lm.train.TrainingConfig;
 import dev.infuse.udfs.lm.train.TrainingResult;
@@ -42,7 +43,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -97,99 +97,117 @@ public final class TrainJob {
     int eos = vocab.eosId();
     int pad = vocab.padId();
 
-    TrainingSet data =
-        options.shards() != null ? fromShards(vocab.size()) : fromTables(tokenizerJson, eos, pad);
-    WriteResult quarantined = run.quarantine(data.failures());
-    Map<String, Long> details = new LinkedHashMap<>(data.details());
-    details.put("quarantine.inserted", quarantined.inserted());
-    RunCounts counts =
-        new RunCounts(data.read(), data.read() - data.failed(), data.failed(), details);
-    if (data.sequences().isEmpty()) {
-      throw new JobFailedException(
-          "train: no training sequence from "
-              + describeInput()
-              + " (read "
-              + data.read()
-              + " rows, quarantined "
-              + data.failed()
-              + ")",
-          counts);
-    }
+    // Staged shard files and cached rows are released however the training ends.
+    try (TrainingSet data =
+        options.shards() != null ? fromShards(vocab.size()) : fromTables(tokenizerJson, eos, pad)) {
+      WriteResult quarantined = run.quarantine(data.failures());
+      Map<String, Long> details = new LinkedHashMap<>(data.details());
+      details.put("quarantine.inserted", quarantined.inserted());
+      RunCounts counts =
+          new RunCounts(data.read(), data.read() - data.failed(), data.failed(), details);
+      if (data.sequences().isEmpty()) {
+        throw new JobFailedException(
+            "train: no training sequence from "
+                + describeInput()
+                + " (read "
+                + data.read()
+                + " rows, quarantined "
+                + data.failed()
+                + ")",
+            counts);
+      }
 
-    // The data order is drawn from the run seed, like every other sample.
-    TrainingConfig training = options.training().withSeed(run.config().run().seed());
-    List<String> problems = training.problems().stream().map(p -> "train." + p).toList();
-    if (!problems.isEmpty()) {
-      throw new ConfigException(problems);
-    }
+      // The data order is drawn from the run seed, like every other sample.
+      TrainingConfig training = options.training().withSeed(run.config().run().seed());
+      List<String> problems = training.problems().stream().map(p -> "train." + p).toList();
+      if (!problems.isEmpty()) {
+        throw new ConfigException(problems);
+      }
 
-    try (DecoderLm model = model(initFrom, tokenizerJson, vocab.size(), eos, pad, device)) {
-      String fingerprint = fingerprint(model.config(), training, tokenizerJson, data.sequences());
-      // Beside the model, not inside it: saving the final model replaces its directory whole.
-      Path checkpoints = modelDir.resolveSibling(modelDir.getFileName() + ".checkpoints");
-      claim(checkpoints, fingerprint);
-      TrainMetricsSink sink =
-          new TrainMetricsSink(
-              run.spark(),
-              run.warehouse(),
-              run.runId(),
-              modelDir.toString(),
-              model.device().toString(),
-              run.out(),
-              Math.max(1, options.training().steps() / 10));
-      var out = run.out();
-      out.printf(
-          Locale.ROOT,
-          "train: %d sequence(s) of %d tokens (%d target tokens) from %s on %s%n",
-          data.sequences().size(),
-          options.sequenceLength(),
-          details.get("target_tokens"),
-          describeInput(),
-          model.device());
-      out.printf(
-          Locale.ROOT,
-          "  model %s: %d layers, d_model %d, %d heads, vocab %d%n",
-          modelDir,
-          model.config().layers(),
-          model.config().dModel(),
-          model.config().heads(),
-          model.config().vocabSize());
-      out.flush();
+      try (DecoderLm model = model(initFrom, tokenizerJson, vocab.size(), eos, pad, device)) {
+        String fingerprint = fingerprint(model.config(), training, tokenizerJson, data.sequences());
+        // Beside the model, not inside it: saving the final model replaces its directory whole.
+        Path checkpoints = modelDir.resolveSibling(modelDir.getFileName() + ".checkpoints");
+        claim(checkpoints, fingerprint);
+        TrainMetricsSink sink =
+            new TrainMetricsSink(
+                run.spark(),
+                run.warehouse(),
+                run.runId(),
+                modelDir.toString(),
+                model.device().toString(),
+                run.out(),
+                Math.max(1, options.training().steps() / 10));
+        var out = run.out();
+        out.printf(
+            Locale.ROOT,
+            "train: %d sequence(s) of %d tokens (%d target tokens) from %s on %s%n",
+            data.sequences().size(),
+            options.sequenceLength(),
+            details.get("target_tokens"),
+            describeInput(),
+            model.device());
+        out.printf(
+            Locale.ROOT,
+            "  model %s: %d layers, d_model %d, %d heads, vocab %d%n",
+            modelDir,
+            model.config().layers(),
+            model.config().dModel(),
+            model.config().heads(),
+            model.config().vocabSize());
+        out.flush();
 
-      TrainingResult result = Trainer.train(model, data.sequences(), training, checkpoints, sink);
-      sink.flush();
-      ModelDirectory.save(model, modelDir);
-      writeInfo(modelDir, fingerprint, result, details, tokenizerJson);
+        TrainingResult result = Trainer.train(model, data.sequences(), training, checkpoints, sink);
+        sink.flush();
+        ModelDirectory.save(model, modelDir);
+        writeInfo(modelDir, fingerprint, result, details, tokenizerJson);
 
-      details.put("steps", (long) result.finalStep());
-      details.put("resumed_from_step", (long) result.resumedFromStep());
-      details.put("train_metrics.rows", sink.written());
-      out.printf(
-          Locale.ROOT,
-          "  %s at step %d, final loss %.4f; model written to %s%n",
-          result.resumedFromStep() >= 0
-              ? "resumed from step " + result.resumedFromStep() + ", finished"
-              : "finished",
-          result.finalStep(),
-          result.finalLoss(),
-          modelDir);
-      out.printf(
-          Locale.ROOT,
-          "  %d row(s) trained on, %d quarantined%n",
-          counts.output(),
-          counts.quarantined());
-      out.flush();
-      return new RunCounts(counts.input(), counts.output(), counts.quarantined(), details);
+        details.put("steps", (long) result.finalStep());
+        details.put("resumed_from_step", (long) result.resumedFromStep());
+        details.put("train_metrics.rows", sink.written());
+        out.printf(
+            Locale.ROOT,
+            "  %s at step %d, final loss %.4f; model written to %s%n",
+            result.resumedFromStep() >= 0
+                ? "resumed from step " + result.resumedFromStep() + ", finished"
+                : "finished",
+            result.finalStep(),
+            result.finalLoss(),
+            modelDir);
+        out.printf(
+            Locale.ROOT,
+            "  %d row(s) trained on, %d quarantined%n",
+            counts.output(),
+            counts.quarantined());
+        out.flush();
+        return new RunCounts(counts.input(), counts.output(), counts.quarantined(), details);
+      }
     }
   }
 
-  /** What was read, what failed, and the packed sequences. */
+  /**
+   * What was read, what failed, and the packed sequences; closing releases what holds them (staged
+   * files, cached rows), after the failures are quarantined.
+   */
   private record TrainingSet(
       long read,
       long failed,
       Dataset<Row> failures,
-      List<PackedSequence> sequences,
-      Map<String, Long> details) {}
+      SequenceSource sequences,
+      Map<String, Long> details,
+      AutoCloseable resources)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      try {
+        resources.close();
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new IllegalStateException("train: cannot release the training data: " + e, e);
+      }
+    }
+  }
 
   private TrainingSet fromTables(byte[] tokenizerJson, int eos, int pad) {
     Dataset<Row> tokenized =
@@ -226,13 +244,22 @@ public final class TrainJob {
     details.put("text_tokens", tokens);
     details.put("sequences", (long) sequences.size());
     details.put("target_tokens", targetTokens(sequences));
-    return new TrainingSet(texts.size() + failed, failed, failures, sequences, details);
+    // Texts are packed in memory: the tables path is for small data; large data goes through
+    // build-shards and train.shards, which stream.
+    return new TrainingSet(
+        texts.size() + failed,
+        failed,
+        failures,
+        SequenceSource.of(sequences),
+        details,
+        tokenized::unpersist);
   }
 
   /**
    * Packed shards as written by build-shards: {@code input_ids} and optionally {@code
    * document_lengths} and {@code loss_mask}. A row that does not fit this model (wrong length, ids
-   * outside the vocabulary, lengths that do not add up) is quarantined with the reason.
+   * outside the vocabulary, lengths that do not add up) is quarantined with the reason. The rows
+   * stream to a local staging file ({@link ShardSequences}), never all onto the driver's heap.
    */
   private TrainingSet fromShards(int vocabSize) {
     String directory = shardDirectory();
@@ -262,39 +289,20 @@ public final class TrainJob {
     // build-shards numbers its sequences: train on them in shard order, whatever order the files
     // list in.
     if (columns.contains("shard") && columns.contains("sequence")) {
-      shards = shards.orderBy("shard", "sequence");
+      shards = ShardSequences.inShardOrder(run.spark(), shards);
     }
     // loss_mask excludes padding only; answer_mask also excludes the questions of QA pairs.
     String maskColumn =
         options.lossOn() == TrainConfig.LossOn.ANSWER && columns.contains("answer_mask")
             ? "answer_mask"
             : "loss_mask";
-    List<PackedSequence> sequences = new ArrayList<>();
-    List<Row> failures = new ArrayList<>();
-    List<Row> rows = shards.collectAsList();
-    for (int i = 0; i < rows.size(); i++) {
-      Row row = rows.get(i);
-      int[] ids = ints(row.getList(row.fieldIndex("input_ids")));
-      int[] lengths =
-          columns.contains("document_lengths") && !row.isNullAt(row.fieldIndex("document_lengths"))
-              ? ints(row.getList(row.fieldIndex("document_lengths")))
-              : new int[] {ids.length};
-      int[] mask =
-          columns.contains(maskColumn) && !row.isNullAt(row.fieldIndex(maskColumn))
-              ? ints(row.getList(row.fieldIndex(maskColumn)))
-              : null;
-      String reason = shardProblem(ids, lengths, mask, vocabSize);
-      if (reason == null) {
-        sequences.add(new PackedSequence(ids, lengths, mask));
-      } else {
-        failures.add(Quarantine.deadLetter("shards", "row=" + i, Arrays.toString(ids), reason));
-      }
-    }
-    Dataset<Row> failureRows = run.spark().createDataFrame(failures, Quarantine.DEAD_LETTERS);
+    ShardSequences staged =
+        ShardSequences.stage(run.spark(), shards, maskColumn, options.sequenceLength(), vocabSize);
     Map<String, Long> details = new LinkedHashMap<>();
-    details.put("sequences", (long) sequences.size());
-    details.put("target_tokens", targetTokens(sequences));
-    return new TrainingSet(rows.size(), failures.size(), failureRows, sequences, details);
+    details.put("sequences", (long) staged.sequences().size());
+    details.put("target_tokens", staged.targetTokens());
+    return new TrainingSet(
+        staged.read(), staged.failed(), staged.failures(), staged.sequences(), details, staged);
   }
 
   /**
@@ -361,35 +369,6 @@ public final class TrainJob {
         : ShardBuildInfo.read(options.shards(), run.spark().sparkContext().hadoopConfiguration());
   }
 
-  private String shardProblem(int[] ids, int[] lengths, int[] mask, int vocabSize) {
-    if (ids.length != options.sequenceLength()) {
-      return "input_ids has "
-          + ids.length
-          + " tokens, expected train.sequence_length "
-          + options.sequenceLength();
-    }
-    for (int id : ids) {
-      if (id < 0 || id >= vocabSize) {
-        return "input_ids holds "
-            + id
-            + ", expected ids in 0.."
-            + (vocabSize - 1)
-            + " of the tokenizer";
-      }
-    }
-    int sum = IntStream.of(lengths).sum();
-    if (sum != ids.length || IntStream.of(lengths).anyMatch(l -> l <= 0)) {
-      return "document_lengths sum to "
-          + sum
-          + ", expected positive lengths summing to "
-          + ids.length;
-    }
-    if (mask != null && mask.length != ids.length) {
-      return "loss_mask has " + mask.length + " entries, expected " + ids.length;
-    }
-    return null;
-  }
-
   private DecoderLm model(
       Path initFrom, byte[] tokenizerJson, int vocabSize, int eos, int pad, Device device) {
     if (initFrom != null) {
@@ -431,10 +410,7 @@ public final class TrainJob {
    * data. Checkpoints of another training in the same directory must never be resumed from.
    */
   private static String fingerprint(
-      LmConfig model,
-      TrainingConfig training,
-      byte[] tokenizerJson,
-      List<PackedSequence> sequences) {
+      LmConfig model, TrainingConfig training, byte[] tokenizerJson, SequenceSource sequences) {
     MessageDigest digest = Keys.newSha256();
     digest.update(model.toString().getBytes(StandardCharsets.UTF_8));
     // checkpoint_every changes when state is saved, not what is learned.
@@ -445,7 +421,9 @@ public final class TrainJob {
             .getBytes(StandardCharsets.UTF_8));
     digest.update(Keys.sha256(tokenizerJson));
     ByteBuffer buffer = ByteBuffer.allocate(4);
-    for (PackedSequence s : sequences) {
+    // One pass over the rows, from disk for shards.
+    for (int i = 0; i < sequences.size(); i++) {
+      PackedSequence s = sequences.get(i);
       for (int[] part :
           new int[][] {
             s.inputIds(), s.documentLengths(), s.lossMask() == null ? new int[0] : s.lossMask()

@@ -6,6 +6,9 @@ import java.util.SplittableRandom;
  * Which sequences each step trains on. Each epoch is a permutation derived only from (seed, epoch),
  * and step s takes the next {@code batchSize} slots after those of steps before it, so a resumed
  * run sees exactly the batches an uninterrupted one would.
+ *
+ * <p>It holds one epoch's permutation, 4 bytes per row: the only per-row structure a training keeps
+ * on the heap (rows themselves come from a {@link SequenceSource}, which may be on disk).
  */
 final class DataOrder {
   private final int size;

@@ -25,8 +25,20 @@ import java.util.Optional;
 public final class Trainer {
   private Trainer() {}
 
+  /** As {@link #train(DecoderLm, SequenceSource, TrainingConfig, Path, TrainingListener)}. */
+  public static TrainingResult train(
+      DecoderLm model,
+      List<PackedSequence> data,
+      TrainingConfig config,
+      Path checkpointRoot,
+      TrainingListener listener) {
+    return train(
+        model, data == null ? null : SequenceSource.of(data), config, checkpointRoot, listener);
+  }
+
   /**
-   * Trains {@code model} in place up to {@code config.steps()} steps.
+   * Trains {@code model} in place up to {@code config.steps()} steps. Only the rows of the current
+   * step are held, so {@code data} may live on disk.
    *
    * @param data the rows to train on, each at most the model's context length
    * @param checkpointRoot where checkpoints go and are resumed from; null for neither
@@ -34,7 +46,7 @@ public final class Trainer {
    */
   public static TrainingResult train(
       DecoderLm model,
-      List<PackedSequence> data,
+      SequenceSource data,
       TrainingConfig config,
       Path checkpointRoot,
       TrainingListener listener) {
@@ -123,7 +135,8 @@ public final class Trainer {
     }
   }
 
-  private static List<String> dataProblems(List<PackedSequence> data, LmConfig model) {
+  /** Reads every row once (from disk too), keeping at most five problems. */
+  private static List<String> dataProblems(SequenceSource data, LmConfig model) {
     List<String> problems = new ArrayList<>();
     if (data == null || data.isEmpty()) {
       problems.add("data: empty, expected at least one sequence");

@@ -124,6 +124,30 @@ class TrainerTest {
   }
 
   @Test
+  void rowsStagedOnDiskTrainExactlyAsTheSameRowsInMemory() {
+    // Three epochs of the 8 rows (batches of 4), so each epoch's order is exercised too.
+    TrainingConfig config = config(6, 0);
+    List<Double> inMemory = new ArrayList<>();
+    try (DecoderLm model = TinyLms.create(5)) {
+      Trainer.train(
+          model,
+          SequenceSource.of(TinyCorpus.rows(model.tokenizer())),
+          config,
+          null,
+          metrics -> inMemory.add(metrics.loss()));
+    }
+    List<Double> onDisk = new ArrayList<>();
+    try (DecoderLm model = TinyLms.create(5)) {
+      MappedSequences.Writer writer = MappedSequences.writer(temp, 64);
+      TinyCorpus.rows(model.tokenizer()).forEach(writer::append);
+      try (MappedSequences staged = writer.finish()) {
+        Trainer.train(model, staged, config, null, metrics -> onDisk.add(metrics.loss()));
+      }
+    }
+    assertThat(onDisk).hasSize(6).isEqualTo(inMemory);
+  }
+
+  @Test
   void badConfigAndDataAreReportedByName() {
     TrainingConfig bad = new TrainingConfig(0, -1, 0, 1, 5, -0.1, 1.0, 0.95, 0, -1, 1, -2, true);
     assertThat(bad.problems())
