@@ -66,6 +66,19 @@ class StreamingAtScaleBenchmarkTest {
                 "CAST(NULL AS STRING) AS license",
                 "CAST(map() AS map<string,string>) AS meta");
     new Warehouse(spark, warehouse).append(Contracts.load("documents"), documents);
+    // Benchmark questions to decontaminate against, as a real build has.
+    SparkTestSession.CliResult questions =
+        SparkTestSession.cli(
+            "ingest",
+            "--format",
+            "gsm8k",
+            "--input",
+            SparkTestSession.repoRoot()
+                .resolve("samples/gsm8k/gsm8k_train_sample.jsonl")
+                .toString(),
+            "--warehouse",
+            warehouse);
+    assertThat(questions.code()).as(questions.toString()).isZero();
     Path mixture = dir.resolve("once.yaml");
     Files.writeString(
         mixture,
