@@ -47,39 +47,112 @@ public final class TrainingTextRows implements FlatMapFunction<Iterator<Row>, Ro
    * Input rows are {@code (source, row_id, prompt, completion)}; prompt may be null. Output rows
    * carry the whole text.
    */
+  /**
+   * Rows a batch at a time as Spark pulls them: a partition of a million texts is never held whole.
+   */
   @Override
   public Iterator<Row> call(Iterator<Row> texts) {
     TextTokenizer tokenizer = Tokenizers.fromBytes(tokenizerJson.value());
-    List<Row> rows = new ArrayList<>();
-    while (texts.hasNext()) {
-      Row text = texts.next();
-      String source = text.getString(0);
-      String rowId = text.getString(1);
-      String whole =
-          (text.isNullAt(2) ? "" : text.getString(2)) + (text.isNullAt(3) ? "" : text.getString(3));
-      try {
-        int[] prompt = text.isNullAt(2) ? new int[0] : tokenizer.ids(text.getString(2));
-        int[] completion = tokenizer.ids(text.getString(3));
-        if (completion.length == 0) {
-          rows.add(
-              RowFactory.create(
-                  source, rowId, null, null, "no tokens in the training text", whole));
-          continue;
+    return new Iterator<>() {
+      private final List<Row> batch = new ArrayList<>(BATCH);
+      private final List<Row> rows = new ArrayList<>(BATCH);
+      private int next;
+
+      @Override
+      public boolean hasNext() {
+        while (next == rows.size() && texts.hasNext()) {
+          rows.clear();
+          next = 0;
+          batch.clear();
+          while (batch.size() < BATCH && texts.hasNext()) {
+            batch.add(texts.next());
+          }
+          tokenizeBatch(tokenizer, batch, rows);
         }
-        int[] ids = Arrays.copyOf(prompt, prompt.length + completion.length);
-        System.arraycopy(completion, 0, ids, prompt.length, completion.length);
-        int[] mask = null;
-        if (answerOnly && prompt.length > 0) {
-          mask = new int[ids.length];
-          Arrays.fill(mask, prompt.length, ids.length, 1);
-        }
-        // int[] goes into an array<int> column as is (Spark's encoder takes primitive arrays, not
-        // java.util.List).
-        rows.add(RowFactory.create(source, rowId, ids, mask, null, whole));
-      } catch (RuntimeException e) {
-        rows.add(RowFactory.create(source, rowId, null, null, "tokenization failed: " + e, whole));
+        return next < rows.size();
       }
+
+      @Override
+      public Row next() {
+        if (!hasNext()) {
+          throw new java.util.NoSuchElementException();
+        }
+        return rows.get(next++);
+      }
+    };
+  }
+
+  /** Texts per native batch encode. */
+  private static final int BATCH = 512;
+
+  /**
+   * Encodes the batch's prompts and completions in two native calls; if either fails, each text is
+   * encoded on its own, so that only the texts that fail are rejected.
+   */
+  private void tokenizeBatch(TextTokenizer tokenizer, List<Row> batch, List<Row> rows) {
+    List<String> prompts = new ArrayList<>();
+    List<String> completions = new ArrayList<>(batch.size());
+    for (Row text : batch) {
+      if (!text.isNullAt(2)) {
+        prompts.add(text.getString(2));
+      }
+      completions.add(text.getString(3));
     }
-    return rows.iterator();
+    int[][] promptIds;
+    int[][] completionIds;
+    try {
+      promptIds = tokenizer.ids(prompts);
+      completionIds = tokenizer.ids(completions);
+    } catch (RuntimeException e) {
+      for (Row text : batch) {
+        rows.add(tokenizeOne(tokenizer, text));
+      }
+      return;
+    }
+    int prompt = 0;
+    for (int i = 0; i < batch.size(); i++) {
+      Row text = batch.get(i);
+      int[] promptOf = text.isNullAt(2) ? new int[0] : promptIds[prompt++];
+      rows.add(row(text, promptOf, completionIds[i]));
+    }
+  }
+
+  private Row tokenizeOne(TextTokenizer tokenizer, Row text) {
+    try {
+      int[] prompt = text.isNullAt(2) ? new int[0] : tokenizer.ids(text.getString(2));
+      return row(text, prompt, tokenizer.ids(text.getString(3)));
+    } catch (RuntimeException e) {
+      return RowFactory.create(
+          text.getString(0),
+          text.getString(1),
+          null,
+          null,
+          "tokenization failed: " + e,
+          whole(text));
+    }
+  }
+
+  private static String whole(Row text) {
+    return (text.isNullAt(2) ? "" : text.getString(2))
+        + (text.isNullAt(3) ? "" : text.getString(3));
+  }
+
+  private Row row(Row text, int[] prompt, int[] completion) {
+    String source = text.getString(0);
+    String rowId = text.getString(1);
+    if (completion.length == 0) {
+      return RowFactory.create(
+          source, rowId, null, null, "no tokens in the training text", whole(text));
+    }
+    int[] ids = Arrays.copyOf(prompt, prompt.length + completion.length);
+    System.arraycopy(completion, 0, ids, prompt.length, completion.length);
+    int[] mask = null;
+    if (answerOnly && prompt.length > 0) {
+      mask = new int[ids.length];
+      Arrays.fill(mask, prompt.length, ids.length, 1);
+    }
+    // int[] goes into an array<int> column as is (Spark's encoder takes primitive arrays, not
+    // java.util.List).
+    return RowFactory.create(source, rowId, ids, mask, null, whole(text));
   }
 }

@@ -103,7 +103,28 @@ public final class HuggingFaceTextTokenizer implements TextTokenizer {
 
   @Override
   public int[] ids(String text) {
-    long[] ids = tokenizer.encode(replaceLoneSurrogates(text), false, false).getIds();
+    return narrow(tokenizer.encode(replaceLoneSurrogates(text), false, false).getIds());
+  }
+
+  /**
+   * One native call for the whole batch, which the Rust side encodes on all cores: per-text calls
+   * leave a task single-threaded. The same ids as {@link #ids(String)}, text by text.
+   */
+  @Override
+  public int[][] ids(java.util.List<String> texts) {
+    String[] encodable = new String[texts.size()];
+    for (int i = 0; i < encodable.length; i++) {
+      encodable[i] = replaceLoneSurrogates(texts.get(i));
+    }
+    Encoding[] encodings = tokenizer.batchEncode(encodable, false, false);
+    int[][] ids = new int[encodings.length][];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = narrow(encodings[i].getIds());
+    }
+    return ids;
+  }
+
+  private static int[] narrow(long[] ids) {
     int[] narrow = new int[ids.length];
     for (int i = 0; i < ids.length; i++) {
       narrow[i] = Math.toIntExact(ids[i]);

@@ -23,6 +23,18 @@ public interface TextTokenizer extends AutoCloseable {
   int[] ids(String text);
 
   /**
+   * The token ids of each text, as {@link #ids(String)} gives them; a tokenizer that can encode a
+   * batch at once (in parallel, in native code) overrides this.
+   */
+  default int[][] ids(java.util.List<String> texts) {
+    int[][] ids = new int[texts.size()][];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = ids(texts.get(i));
+    }
+    return ids;
+  }
+
+  /**
    * Releases native memory; no checked exception, since there is nothing a caller could do with
    * one.
    */

@@ -147,6 +147,11 @@ public final class Tokenizers {
     }
 
     @Override
+    public int[][] ids(java.util.List<String> texts) {
+      return delegate.ids(texts);
+    }
+
+    @Override
     public void close() {}
 
     @Override

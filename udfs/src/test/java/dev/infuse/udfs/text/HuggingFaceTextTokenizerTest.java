@@ -31,6 +31,23 @@ class HuggingFaceTextTokenizerTest {
   }
 
   @Test
+  void aBatchEncodesEachTextAsAloneDoes() {
+    java.util.List<String> texts =
+        java.util.List.of(
+            "Hello world.",
+            "",
+            "Café 😀 日本語 naïve 𝔘 end",
+            "lone \uD800 surrogate",
+            "x ".repeat(600));
+    int[][] batch = tokenizer.ids(texts);
+    assertThat(batch.length).isEqualTo(texts.size());
+    for (int i = 0; i < texts.size(); i++) {
+      assertThat(batch[i]).as(texts.get(i)).isEqualTo(tokenizer.ids(texts.get(i)));
+    }
+    assertThat(batch[4]).hasSize(600);
+  }
+
+  @Test
   void countsTheTextsOwnTokensWithoutClsAndSep() {
     assertThat(tokenizer.count("Hello world.")).isEqualTo(3);
     assertThat(tokenizer.count("")).isZero();
