@@ -210,25 +210,15 @@ class NearDuplicatesBenchmarkTest {
     PipelineModel model = pipeline.fit(docs.select("row_id", "text"));
     Dataset<Row> hashed = model.transform(docs.select("row_id", "text"));
     MinHashLSHModel lsh = (MinHashLSHModel) model.stages()[3];
-    // MLlib's join sorts on its hash vectors, and Spark 3.5 cannot compare a vector when a sort
-    // spills ("UninitializedPhysicalType does not support ordered operations"); after the other
-    // benchmarks in this JVM, two shuffle partitions spill. Smaller partitions keep the reference
-    // in memory, which only helps it.
-    String partitions = docs.sparkSession().conf().get("spark.sql.shuffle.partitions");
-    docs.sparkSession().conf().set("spark.sql.shuffle.partitions", "16");
-    try {
-      Dataset<Row> dropped =
-          lsh.approxSimilarityJoin(hashed, hashed, 1 - config.jaccardThreshold() + 1e-9, "distance")
-              .select(col("datasetA.row_id").as("a"), col("datasetB.row_id").as("b"))
-              .where(col("a").lt(col("b")))
-              .select(col("b").as("row_id"))
-              .distinct()
-              .persist(StorageLevel.MEMORY_AND_DISK());
-      dropped.count();
-      return dropped;
-    } finally {
-      docs.sparkSession().conf().set("spark.sql.shuffle.partitions", partitions);
-    }
+    Dataset<Row> dropped =
+        lsh.approxSimilarityJoin(hashed, hashed, 1 - config.jaccardThreshold() + 1e-9, "distance")
+            .select(col("datasetA.row_id").as("a"), col("datasetB.row_id").as("b"))
+            .where(col("a").lt(col("b")))
+            .select(col("b").as("row_id"))
+            .distinct()
+            .persist(StorageLevel.MEMORY_AND_DISK());
+    dropped.count();
+    return dropped;
   }
 
   /** Recall of the planted copies at or above the threshold, and precision of the drops. */
