@@ -6,14 +6,12 @@ import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.udfs.bench.BenchResult;
 import dev.infuse.udfs.bench.BenchResults;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
+import java.util.HashMap;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -114,38 +112,14 @@ class ProcessFixedCostBenchmarkTest {
     deleteTree(dir);
   }
 
-  /**
-   * Runs {@code bin/infuse args} in {@code dir} and returns its wall time in seconds; fails with
-   * the end of its output when it exits non-zero or runs past 30 minutes.
-   */
+  /** Runs {@code bin/infuse args} in {@code dir} and returns its wall time in seconds. */
   private static double timed(Path dir, String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(SparkTestSession.repoRoot().resolve("bin/infuse").toString());
-    command.addAll(List.of(args));
-    Path log = Files.createTempFile(dir, args[0] + "-", ".log");
-    ProcessBuilder builder =
-        new ProcessBuilder(command)
-            .directory(dir.toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
     // The launcher's defaults, as a user runs it; and never a rebuild (an online mvn package).
-    builder.environment().remove("INFUSE_JAVA_OPTS");
-    builder.environment().remove("INFUSE_CLASSPATH");
-    builder.environment().remove("INFUSE_REBUILD");
-    long started = System.nanoTime();
-    Process process = builder.start();
-    boolean finished = process.waitFor(30, TimeUnit.MINUTES);
-    double seconds = (System.nanoTime() - started) / 1e9;
-    if (!finished) {
-      process.destroyForcibly().waitFor();
-    }
-    String output = Files.readString(log, StandardCharsets.UTF_8);
-    String tail = output.substring(Math.max(0, output.length() - 4000));
-    assertThat(finished)
-        .as("bin/infuse %s finished within 30 minutes:%n%s", args[0], tail)
-        .isTrue();
-    assertThat(process.exitValue()).as("bin/infuse %s exit code:%n%s", args[0], tail).isZero();
-    return seconds;
+    Map<String, String> defaults = new HashMap<>();
+    defaults.put("INFUSE_JAVA_OPTS", null);
+    defaults.put("INFUSE_CLASSPATH", null);
+    defaults.put("INFUSE_REBUILD", null);
+    return LauncherChild.run(dir, defaults, 30, args).seconds();
   }
 
   /**

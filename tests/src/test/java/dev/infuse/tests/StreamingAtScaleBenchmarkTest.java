@@ -12,11 +12,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -92,7 +91,7 @@ class StreamingAtScaleBenchmarkTest {
         max_epochs: 1
         seed: 1
         """);
-    Measured run =
+    LauncherChild run =
         run(
             dir,
             "build-shards",
@@ -128,7 +127,7 @@ class StreamingAtScaleBenchmarkTest {
     Path input = dir.resolve("gsm8k_train.jsonl");
     long lines = writeGsm8k(input, INGEST_MB * 1024L * 1024L);
     String warehouse = dir.resolve("warehouse").toString();
-    Measured run =
+    LauncherChild run =
         run(
             dir,
             "ingest",
@@ -155,7 +154,7 @@ class StreamingAtScaleBenchmarkTest {
     Files.delete(input);
   }
 
-  private static void record(String work, Measured run) {
+  private static void record(String work, LauncherChild run) {
     BenchResults.record(
         new BenchResult(
             work + ", " + HEAP + " heap",
@@ -177,56 +176,13 @@ class StreamingAtScaleBenchmarkTest {
                 Runtime.getRuntime().availableProcessors())));
   }
 
-  private record Measured(double seconds, double peakRssGb) {}
-
-  /** Runs {@code bin/infuse args} at a 2 GB heap, polling its peak resident memory. */
-  private static Measured run(Path dir, String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(SparkTestSession.repoRoot().resolve("bin/infuse").toString());
-    command.addAll(List.of(args));
-    Path log = Files.createTempFile(dir, args[0] + "-", ".log");
-    ProcessBuilder builder =
-        new ProcessBuilder(command)
-            .directory(dir.toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    builder.environment().put("INFUSE_JAVA_OPTS", HEAP + " -XX:+ExitOnOutOfMemoryError");
-    builder.environment().remove("INFUSE_REBUILD");
-    long started = System.nanoTime();
-    Process process = builder.start();
-    // The launcher execs java, so its pid is the JVM's.
-    Path status = Path.of("/proc", Long.toString(process.pid()), "status");
-    long peakKb = 0;
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(45);
-    while (!process.waitFor(500, TimeUnit.MILLISECONDS) && System.nanoTime() < deadline) {
-      peakKb = Math.max(peakKb, highWaterKb(status));
-    }
-    double seconds = (System.nanoTime() - started) / 1e9;
-    boolean finished = !process.isAlive();
-    if (!finished) {
-      process.destroyForcibly().waitFor();
-    }
-    String output = Files.readString(log, StandardCharsets.UTF_8);
-    String tail = output.substring(Math.max(0, output.length() - 4000));
-    assertThat(finished)
-        .as("bin/infuse %s finished within 45 minutes:%n%s", args[0], tail)
-        .isTrue();
-    assertThat(process.exitValue()).as("bin/infuse %s exit code:%n%s", args[0], tail).isZero();
-    return new Measured(seconds, peakKb / 1024.0 / 1024.0);
-  }
-
-  /** VmHWM (peak resident set) of a live process in kB; 0 once it is gone. */
-  private static long highWaterKb(Path status) {
-    try {
-      for (String line : Files.readAllLines(status)) {
-        if (line.startsWith("VmHWM:")) {
-          return Long.parseLong(line.replaceAll("[^0-9]", ""));
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // The process ended between the wait and the read.
-    }
-    return 0;
+  /** Runs {@code bin/infuse args} at a 2 GB heap, which dies at once if it runs out. */
+  private static LauncherChild run(Path dir, String... args)
+      throws IOException, InterruptedException {
+    Map<String, String> env = new HashMap<>();
+    env.put("INFUSE_JAVA_OPTS", HEAP + " -XX:+ExitOnOutOfMemoryError");
+    env.put("INFUSE_REBUILD", null);
+    return LauncherChild.run(dir, env, 45, args);
   }
 
   /** GSM8K-format lines with distinct questions up to {@code bytes}; returns how many. */
