@@ -402,7 +402,8 @@ public final class DecoderLm implements CausalLm {
         key = past[0];
         value = past[1];
       }
-      NDArray scores = query.matMul(key.transpose(0, 1, 3, 2)).mul(scale).add(bias);
+      NDArray scores =
+          GraphConstants.times(query.matMul(key.transpose(0, 1, 3, 2)), scale).add(bias);
       NDArray attended =
           scores.softmax(-1).matMul(value).transpose(0, 2, 1, 3).reshape(batch, length, width);
       x = x.add(apply(layer.attentionOut, store, attended, training));

@@ -8,6 +8,7 @@ import ai.djl.ndarray.types.DataType;
 import ai.djl.pytorch.jni.JniUtils;
 import ai.djl.training.GradientCollector;
 import dev.infuse.udfs.lm.DecoderLm;
+import dev.infuse.udfs.lm.GraphConstants;
 import dev.infuse.udfs.lm.LmConfig;
 import java.util.ArrayList;
 import java.util.List;
@@ -208,7 +209,7 @@ public final class PolicyUpdater {
               NDArray pg1 = advantage.neg().mul(ratio);
               NDArray pg2 =
                   advantage.neg().mul(ratio.clip(1 - config.clipRange(), 1 + config.clipRange()));
-              NDArray pgLoss = pg1.maximum(pg2).mul(mask).sum().div(count);
+              NDArray pgLoss = GraphConstants.dividedBy(pg1.maximum(pg2).mul(mask).sum(), count);
               NDArray loss = pgLoss;
               NDArray vfLoss = null;
               NDArray k3 = null;
@@ -221,13 +222,15 @@ public final class PolicyUpdater {
                         value.sub(oldV).clip(-config.clipRangeValue(), config.clipRangeValue()));
                 NDArray vf1 = value.sub(ret).square();
                 NDArray vf2 = clipped.sub(ret).square();
-                vfLoss = vf1.maximum(vf2).mul(mask).sum().div(count).mul(0.5f);
-                loss = loss.add(vfLoss.mul((float) config.vfCoef()));
+                vfLoss =
+                    GraphConstants.times(
+                        GraphConstants.dividedBy(vf1.maximum(vf2).mul(mask).sum(), count), 0.5f);
+                loss = loss.add(GraphConstants.times(vfLoss, (float) config.vfCoef()));
               } else {
                 NDArray refLp = batch.grid(select(refLogprobs, rows), p);
                 NDArray d = refLp.sub(logprobs).mul(mask);
-                k3 = d.exp().sub(d).sub(1f).mul(mask).sum().div(count);
-                loss = loss.add(k3.mul((float) config.klCoef()));
+                k3 = GraphConstants.dividedBy(d.exp().sub(d).sub(1f).mul(mask).sum(), count);
+                loss = loss.add(GraphConstants.times(k3, (float) config.klCoef()));
               }
               collector.backward(loss);
               minibatch =

@@ -5,6 +5,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.NDScope;
 import ai.djl.training.GradientCollector;
+import dev.infuse.udfs.lm.GraphConstants;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -121,7 +122,10 @@ public final class VerifierTrainer {
           NDArray perExample = mask.sum(new int[] {1});
           try (GradientCollector collector = Engine.getEngine("PyTorch").newGradientCollector()) {
             NDArray z = verifier.tokenLogits(batch);
-            NDArray bce = z.maximum(0f).sub(z.mul(target)).add(z.abs().neg().exp().add(1f).log());
+            NDArray bce =
+                GraphConstants.maximum(z, 0f)
+                    .sub(z.mul(target))
+                    .add(z.abs().neg().exp().add(1f).log());
             NDArray value = bce.mul(mask).sum(new int[] {1}).div(perExample).mean();
             collector.backward(value);
             loss = value.getFloat();

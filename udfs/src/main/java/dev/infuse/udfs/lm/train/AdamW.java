@@ -101,8 +101,9 @@ public final class AdamW implements AutoCloseable {
     }
     double norm = Math.sqrt(squares.getFloat());
     if (!Double.isFinite(norm)) {
-      // Under load, the fused float32 sum has now and then come back infinite while every gradient,
-      // read again, was finite: recompute it once, parameter by parameter, in double.
+      // The fused float32 sum has come back infinite while every gradient, read again, was finite
+      // (seen before GraphConstants, when backward could read freed memory): recompute it once,
+      // parameter by parameter, in double, before calling the training diverged.
       norm = Math.sqrt(squareSum(gradients));
     }
     if (!Double.isFinite(norm)) {

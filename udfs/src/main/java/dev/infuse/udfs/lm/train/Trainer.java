@@ -7,6 +7,7 @@ import ai.djl.ndarray.NDScope;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.training.GradientCollector;
 import dev.infuse.udfs.lm.DecoderLm;
+import dev.infuse.udfs.lm.GraphConstants;
 import dev.infuse.udfs.lm.LmConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -129,7 +130,8 @@ public final class Trainer {
     try (GradientCollector collector = Engine.getEngine("PyTorch").newGradientCollector()) {
       NDArray logProbabilities = model.forwardTraining(tokens, positions, attention).logSoftmax(-1);
       NDArray loss =
-          logProbabilities.gather(targets, 2).reshape(cells).mul(weights).sum().neg().div(count);
+          GraphConstants.dividedBy(
+              logProbabilities.gather(targets, 2).reshape(cells).mul(weights).sum().neg(), count);
       collector.backward(loss);
       return loss.getFloat();
     }

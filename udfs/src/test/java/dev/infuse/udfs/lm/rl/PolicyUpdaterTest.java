@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import ai.djl.Device;
 import dev.infuse.udfs.lm.DecoderLm;
+import dev.infuse.udfs.lm.DirectMemoryRecycler;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -106,6 +107,36 @@ class PolicyUpdaterTest {
       assertThat(gap(policy)).isGreaterThan(before + 0.5);
       assertThat(last.valueLoss()).isZero();
       assertThat(last.grpoKl()).isPositive();
+    }
+  }
+
+  /**
+   * PPO's and GRPO's losses scale by constants in the recorded graph: an update beside a thread
+   * that recycles direct memory must equal a quiet one ({@link dev.infuse.udfs.lm.GraphConstants}).
+   */
+  @Test
+  void updatesAreUnchangedWhileDirectMemoryIsRecycled() throws InterruptedException {
+    for (String algorithm : List.of(PolicyUpdateConfig.PPO, PolicyUpdateConfig.GRPO)) {
+      List<UpdateStats> quiet = updates(algorithm);
+      List<UpdateStats> busy;
+      try (DirectMemoryRecycler recycler = DirectMemoryRecycler.start()) {
+        busy = updates(algorithm);
+      }
+      assertThat(busy).as(algorithm).isEqualTo(quiet);
+    }
+  }
+
+  private static List<UpdateStats> updates(String algorithm) {
+    boolean grpo = algorithm.equals(PolicyUpdateConfig.GRPO);
+    try (DecoderLm policy = RlFixtures.model(3);
+        DecoderLm reference = RlFixtures.model(3);
+        ValueHead head = grpo ? null : ValueHead.create(16, Device.cpu(), 3);
+        RlAgentState state = RlAgentState.create(policy, head)) {
+      List<UpdateStats> stats = new ArrayList<>();
+      for (int update = 0; update < 3; update++) {
+        stats.add(PolicyUpdater.update(state, reference, bandit(grpo), config(algorithm, 2, 3e-3)));
+      }
+      return stats;
     }
   }
 

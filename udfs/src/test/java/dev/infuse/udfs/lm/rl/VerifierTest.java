@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import ai.djl.Device;
 import dev.infuse.udfs.lm.CharTokenizer;
+import dev.infuse.udfs.lm.DirectMemoryRecycler;
 import dev.infuse.udfs.lm.ModelDirectory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -65,6 +66,29 @@ class VerifierTest {
         assertThat(loaded.head().hasBias()).isFalse();
         assertThat(loaded.score(prompt, RlFixtures.ids("a yes"))).isCloseTo(yes, within(1e-6));
       }
+    }
+  }
+
+  /**
+   * The BCE loss takes max(z, 0), a constant in the recorded graph: training beside a thread that
+   * recycles direct memory must end at the quiet run's loss and scores ({@link
+   * dev.infuse.udfs.lm.GraphConstants}).
+   */
+  @Test
+  void trainingIsUnchangedWhileDirectMemoryIsRecycled() throws InterruptedException {
+    double[] quiet = trainedLossAndScore();
+    double[] busy;
+    try (DirectMemoryRecycler recycler = DirectMemoryRecycler.start()) {
+      busy = trainedLossAndScore();
+    }
+    assertThat(busy).containsExactly(quiet);
+  }
+
+  private static double[] trainedLossAndScore() {
+    try (ScalarVerifier verifier = verifier(5)) {
+      double loss =
+          VerifierTrainer.train(verifier, toySet(), new VerifierTrainer.Config(40, 4, 1e-2, 3));
+      return new double[] {loss, verifier.score(RlFixtures.ids("Q1:"), RlFixtures.ids("a yes"))};
     }
   }
 

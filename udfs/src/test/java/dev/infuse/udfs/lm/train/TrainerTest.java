@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import ai.djl.ndarray.NDManager;
 import dev.infuse.udfs.lm.DecoderLm;
+import dev.infuse.udfs.lm.DirectMemoryRecycler;
 import dev.infuse.udfs.lm.TinyLms;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -145,6 +146,35 @@ class TrainerTest {
       }
     }
     assertThat(onDisk).hasSize(6).isEqualTo(inMemory);
+  }
+
+  /**
+   * A busy driver (netty, Spark) allocates and frees direct buffers all the time. Constants in the
+   * recorded graph once lived in such buffers and were freed before backward read them: training
+   * then diverged at a random step ({@link dev.infuse.udfs.lm.GraphConstants}). Every step must
+   * match a quiet run's while another thread recycles direct memory throughout.
+   */
+  @Test
+  void directMemoryRecycledDuringTrainingChangesNoStep() throws InterruptedException {
+    TrainingConfig config = config(30, 0);
+    List<StepMetrics> quiet = new ArrayList<>();
+    try (DecoderLm model = TinyLms.create(5)) {
+      Trainer.train(model, TinyCorpus.rows(model.tokenizer()), config, null, quiet::add);
+    }
+
+    List<StepMetrics> busy = new ArrayList<>();
+    try (DirectMemoryRecycler recycler = DirectMemoryRecycler.start();
+        DecoderLm model = TinyLms.create(5)) {
+      Trainer.train(model, TinyCorpus.rows(model.tokenizer()), config, null, busy::add);
+    }
+
+    assertThat(busy).hasSize(quiet.size());
+    for (int i = 0; i < quiet.size(); i++) {
+      assertThat(busy.get(i).loss()).as("loss at step " + (i + 1)).isEqualTo(quiet.get(i).loss());
+      assertThat(busy.get(i).gradNorm())
+          .as("gradient norm at step " + (i + 1))
+          .isEqualTo(quiet.get(i).gradNorm());
+    }
   }
 
   @Test
