@@ -1,13 +1,10 @@
 package dev.infuse.jobs.shards;
 
-import static org.apache.spark.sql.functions.array_sort;
 import static org.apache.spark.sql.functions.broadcast;
 import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.collect_set;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.min;
-import static org.apache.spark.sql.functions.size;
 import static org.apache.spark.sql.functions.when;
 
 import dev.infuse.udfs.dedup.DedupConfig;
@@ -115,11 +112,12 @@ public final class NearDuplicates {
     Dataset<Row> candidates =
         survivors
             .flatMap(new BandKeyRows(config.lshBands()), Encoders.row(BandKeyRows.SCHEMA))
-            .groupBy("band", "band_key")
-            .agg(array_sort(collect_set("row_id")).as("ids"))
-            .where(size(col("ids")).gt(1))
-            .select("ids")
-            .flatMap(new BucketPairs(config.maxBucketSize()), Encoders.row(BucketPairs.SCHEMA))
+            // Each bucket a run of sorted rows in one partition: the sort spills, and BucketPairs
+            // holds at most one capped bucket.
+            .repartition(col("band"), col("band_key"))
+            .sortWithinPartitions("band", "band_key", "row_id")
+            .mapPartitions(
+                new BucketPairs(config.maxBucketSize()), Encoders.row(BucketPairs.SCHEMA))
             .distinct();
     // Exact drops never appear in candidates, so joining all signatures is the same as joining
     // survivors.

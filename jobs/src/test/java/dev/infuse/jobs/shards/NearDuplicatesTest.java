@@ -157,18 +157,20 @@ class NearDuplicatesTest {
   @Test
   void oversizedBucketsArePairedLinearly() {
     BucketPairs pairs = new BucketPairs(3);
-    List<String> small = List.of("a", "b", "c");
-    List<String> big = List.of("a", "b", "c", "d", "e");
-    List<String> fromSmall = new ArrayList<>();
-    pairs
-        .call(RowFactory.create(scala.collection.JavaConverters.asScalaBuffer(small).toSeq()))
-        .forEachRemaining(r -> fromSmall.add(r.getString(0) + r.getString(1)));
-    List<String> fromBig = new ArrayList<>();
-    pairs
-        .call(RowFactory.create(scala.collection.JavaConverters.asScalaBuffer(big).toSeq()))
-        .forEachRemaining(r -> fromBig.add(r.getString(0) + r.getString(1)));
-    assertThat(fromSmall).containsExactly("ab", "ac", "bc");
-    assertThat(fromBig).containsExactlyInAnyOrder("ab", "ac", "bc", "ad", "cd", "ae", "de");
+    // Buckets as runs of sorted (band, band_key, row_id) rows: band 0 key 7 holds three ids (one
+    // repeated), band 0 key 9 five, band 1 key 7 one.
+    List<Row> keyed = new ArrayList<>();
+    for (String id : List.of("a", "b", "b", "c")) {
+      keyed.add(RowFactory.create(0, 7L, id));
+    }
+    for (String id : List.of("a", "b", "c", "d", "e")) {
+      keyed.add(RowFactory.create(0, 9L, id));
+    }
+    keyed.add(RowFactory.create(1, 7L, "z"));
+    List<String> found = new ArrayList<>();
+    pairs.call(keyed.iterator()).forEachRemaining(r -> found.add(r.getString(0) + r.getString(1)));
+    assertThat(found).containsExactly("ab", "ac", "bc", "ab", "ac", "bc", "ad", "cd", "ae", "de");
+    assertThat(pairs.call(List.<Row>of().iterator())).isExhausted();
   }
 
   @Test
