@@ -11,9 +11,11 @@ import dev.infuse.udfs.dedup.DedupConfig;
 import dev.infuse.udfs.dedup.Shingles;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.ml.Pipeline;
@@ -57,9 +59,36 @@ class NearDuplicatesBenchmarkTest {
   private static final int MLLIB_TABLES = Integer.getInteger("bench.mllibTables", 16);
   private static final long SEED = 20261202L;
 
+  /**
+   * Spark's own values of the settings the test session turns off for tiny tables ({@link
+   * dev.infuse.jobs.spark.SparkSessions#SMALL_JOBS_CONF}). Both paths run under them, as a job over
+   * real data would. They are also needed: interpreted ordering cannot compare MLlib's vector type,
+   * so without code generation the sort-merge join of {@code approxSimilarityJoin} fails with
+   * "UninitializedPhysicalType does not support ordered operations" once it sorts its hash values.
+   */
+  private static final Map<String, String> SPARK_DEFAULTS =
+      Map.of(
+          "spark.sql.adaptive.enabled", "true",
+          "spark.sql.codegen.wholeStage", "true",
+          "spark.sql.codegen.factoryMode", "FALLBACK");
+
   @Test
   void printRecallPrecisionAndScaling() {
     SparkSession spark = SparkTestSession.get();
+    Map<String, String> previous = new HashMap<>();
+    SPARK_DEFAULTS.forEach(
+        (key, value) -> {
+          previous.put(key, spark.conf().get(key));
+          spark.conf().set(key, value);
+        });
+    try {
+      compareWithMllibAndScale(spark);
+    } finally {
+      previous.forEach(spark.conf()::set);
+    }
+  }
+
+  private static void compareWithMllibAndScale(SparkSession spark) {
     PrintWriter out = new PrintWriter(System.out, true);
     DedupConfig config = DedupConfig.defaults();
 
