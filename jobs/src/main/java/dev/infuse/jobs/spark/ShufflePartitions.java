@@ -1,6 +1,5 @@
 package dev.infuse.jobs.spark;
 
-import java.util.Locale;
 import org.apache.spark.sql.RuntimeConfig;
 import org.apache.spark.sql.SparkSession;
 
@@ -58,10 +57,5 @@ public final class ShufflePartitions implements AutoCloseable {
     } else {
       conf.set(KEY, previous);
     }
-  }
-
-  @Override
-  public String toString() {
-    return String.format(Locale.ROOT, "%d shuffle partitions", partitions);
   }
 }
