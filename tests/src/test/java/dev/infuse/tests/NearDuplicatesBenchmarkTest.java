@@ -70,7 +70,9 @@ class NearDuplicatesBenchmarkTest {
       Map.of(
           "spark.sql.adaptive.enabled", "true",
           "spark.sql.codegen.wholeStage", "true",
-          "spark.sql.codegen.factoryMode", "FALLBACK");
+          "spark.sql.codegen.factoryMode", "FALLBACK",
+          "spark.databricks.delta.stats.skipping", "true",
+          "spark.databricks.delta.stats.collect", "true");
 
   @Test
   void printRecallPrecisionAndScaling() {

@@ -20,12 +20,20 @@ public final class SparkSessions {
    * Warm, an ingest of the GSM8K and QuALITY samples and a chunk took 63.7 s with Spark's defaults
    * and 26 s with these (issue 19). Large inputs need Spark's defaults, which every other run
    * keeps.
+   *
+   * <p>Delta's data skipping is off too, and so is the file statistics it needs: every scan and
+   * every MERGE of a table first parses the statistics of all its files in a Spark query over the
+   * snapshot, a third of the driver's time in the demo, and a table of a few files has nothing to
+   * skip. A small ingest, chunk, answer and score together took 17.6 s with them and 13.8 s without
+   * ({@code FixedCostBenchmarkTest}, medians of 3).
    */
   public static final Map<String, String> SMALL_JOBS_CONF =
       Map.of(
           "spark.sql.adaptive.enabled", "false",
           "spark.sql.codegen.wholeStage", "false",
-          "spark.sql.codegen.factoryMode", "NO_CODEGEN");
+          "spark.sql.codegen.factoryMode", "NO_CODEGEN",
+          "spark.databricks.delta.stats.skipping", "false",
+          "spark.databricks.delta.stats.collect", "false");
 
   /**
    * Hadoop's {@code file:} file systems without a child process per file (see {@link
