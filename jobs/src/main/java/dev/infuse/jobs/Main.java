@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
       "Run 'infuse JOB --help' for a job's options. Docs: README.md, docs/ARCHITECTURE.md.",
       // bench runs Maven, so bin/infuse handles it before any JVM starts; listed here so users
       // find it where they look for commands.
-      "bin/infuse bench [--only REGEX] [--out DIR] runs every benchmark and prints one table.",
+      "bin/infuse bench [--only REGEX] [--out DIR] [--scale] runs every benchmark and prints one"
+          + " table.",
     })
 public final class Main implements java.util.concurrent.Callable<Integer> {
   @Spec CommandSpec spec;

@@ -9,6 +9,7 @@ import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.embed.EmbedJob;
 import dev.infuse.udfs.bench.BenchResult;
 import dev.infuse.udfs.bench.BenchResults;
+import dev.infuse.udfs.bench.BenchSizes;
 import dev.infuse.udfs.embed.DjlSentenceEmbedder;
 import dev.infuse.udfs.embed.EmbedderSpec;
 import dev.infuse.udfs.embed.EmbeddingModelFiles;
@@ -49,7 +50,7 @@ import org.junit.jupiter.api.Test;
  *
  * <pre>mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark \
  *   -Dtest=EmbeddingThroughputBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false
- *   [-Dbench.texts=2000 -Dbench.batch=32 -Dbench.threads=1 -Dbench.parallelism=1 -Dbench.rounds=5]
+ *   [-Dbench.texts=2000 -Dbench.batch=32 -Dbench.threads=1 -Dbench.parallelism=1 -Dbench.rounds=3 (5 with --scale)]
  * </pre>
  *
  * <p>The figures land in {@code
@@ -61,7 +62,7 @@ class EmbeddingThroughputBenchmarkTest {
   private static final int BATCH = Integer.getInteger("bench.batch", 32);
   private static final int THREADS = Integer.getInteger("bench.threads", 1);
   private static final int PARALLELISM = Integer.getInteger("bench.parallelism", 1);
-  private static final int ROUNDS = Integer.getInteger("bench.rounds", 5);
+  private static final int ROUNDS = BenchSizes.size("bench.rounds", 3, 5);
 
   /** The window EmbedRows sorts by length: the raw side uses the same. */
   private static final int WINDOW = BATCH * 16;

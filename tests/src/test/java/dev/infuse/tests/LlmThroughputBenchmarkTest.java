@@ -9,6 +9,7 @@ import dev.infuse.jobs.llm.LlmConfig;
 import dev.infuse.jobs.run.JobRun;
 import dev.infuse.udfs.bench.BenchResult;
 import dev.infuse.udfs.bench.BenchResults;
+import dev.infuse.udfs.bench.BenchSizes;
 import dev.infuse.udfs.llm.ChatMessage;
 import dev.infuse.udfs.llm.ChatRequest;
 import dev.infuse.udfs.llm.FakeOpenAiServer;
@@ -46,7 +47,7 @@ import org.junit.jupiter.api.Test;
 class LlmThroughputBenchmarkTest {
   private static final int CONCURRENCY = 32;
   private static final long LATENCY_MS = 100;
-  private static final int ROWS = Integer.getInteger("bench.rows", 8000);
+  private static final int ROWS = BenchSizes.size("bench.rows", 8000, 32_000);
   private static final int NAIVE_ROWS = Integer.getInteger("bench.naiveRows", 400);
   private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -7,6 +7,7 @@ import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.shards.NearDuplicates;
 import dev.infuse.udfs.bench.BenchResult;
 import dev.infuse.udfs.bench.BenchResults;
+import dev.infuse.udfs.bench.BenchSizes;
 import dev.infuse.udfs.dedup.DedupConfig;
 import dev.infuse.udfs.dedup.Shingles;
 import java.io.PrintWriter;
@@ -49,12 +50,12 @@ import org.junit.jupiter.api.Test;
  * mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark -Dtest=NearDuplicatesBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false
  * </pre>
  *
- * <p>Sizes: {@code -Dbench.dedupDocs} (default 50000) for the comparison, {@code -Dbench.dedupBase}
- * (default 12500) for the scaling series.
+ * <p>Sizes: {@code -Dbench.dedupDocs} (default 50000, 100000 with {@code --scale}) for the
+ * comparison, {@code -Dbench.dedupBase} (default 12500) for the scaling series.
  */
 @Tag("benchmark")
 class NearDuplicatesBenchmarkTest {
-  private static final int DOCS = Integer.getInteger("bench.dedupDocs", 50_000);
+  private static final int DOCS = BenchSizes.size("bench.dedupDocs", 50_000, 100_000);
   private static final int BASE = Integer.getInteger("bench.dedupBase", 12_500);
   private static final int MLLIB_TABLES = Integer.getInteger("bench.mllibTables", 16);
   private static final long SEED = 20261202L;

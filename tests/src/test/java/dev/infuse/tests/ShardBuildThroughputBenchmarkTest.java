@@ -8,6 +8,7 @@ import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.udfs.bench.BenchResult;
 import dev.infuse.udfs.bench.BenchResults;
+import dev.infuse.udfs.bench.BenchSizes;
 import dev.infuse.udfs.text.HuggingFaceTextTokenizer;
 import dev.infuse.udfs.text.Tokenizers;
 import java.io.ByteArrayInputStream;
@@ -36,13 +37,13 @@ import org.junit.jupiter.api.Test;
  * mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark -Dtest=ShardBuildThroughputBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false
  * </pre>
  *
- * <p>Sizes: {@code -Dbench.shardTexts} (default 20000) for the comparison, {@code
- * -Dbench.shardBase} (default 5000) for the growth series, {@code -Dbench.shardGrowth=false} to
- * skip it.
+ * <p>Sizes: {@code -Dbench.shardTexts} (default 20000, 100000 with {@code --scale}) for the
+ * comparison, {@code -Dbench.shardBase} (default 5000) for the growth series, {@code
+ * -Dbench.shardGrowth=false} to skip it.
  */
 @Tag("benchmark")
 class ShardBuildThroughputBenchmarkTest {
-  private static final int TEXTS = Integer.getInteger("bench.shardTexts", 20_000);
+  private static final int TEXTS = BenchSizes.size("bench.shardTexts", 20_000, 100_000);
   private static final int BASE = Integer.getInteger("bench.shardBase", 5_000);
   private static final boolean GROWTH =
       Boolean.parseBoolean(System.getProperty("bench.shardGrowth", "true"));

@@ -7,6 +7,7 @@ import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.io.Warehouse;
 import dev.infuse.udfs.bench.BenchResult;
 import dev.infuse.udfs.bench.BenchResults;
+import dev.infuse.udfs.bench.BenchSizes;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -28,14 +29,15 @@ import org.junit.jupiter.api.Test;
  * of {@code bin/infuse} capped at a 2 GB heap (in local mode the executors share the driver's JVM,
  * so the cap holds for both). Records wall time and the process's peak resident memory (heap,
  * metaspace, native tokenizers and buffers together); asserts that both complete and that every
- * input row is accounted for. Run {@code bin/infuse bench --only StreamingAtScaleBenchmarkTest};
- * {@code -Dbench.scaleTexts} (default 1,000,000) and {@code -Dbench.ingestMegabytes} (default 1024)
- * set the sizes.
+ * input row is accounted for. Run {@code bin/infuse bench --only StreamingAtScaleBenchmarkTest}; by
+ * default 125,000 texts and 128 MB, so that the whole {@code bench} stays within about 20 minutes;
+ * {@code bin/infuse bench --scale} runs a million texts and 1 GB, and {@code -Dbench.scaleTexts}
+ * and {@code -Dbench.ingestMegabytes} set either size.
  */
 @Tag("benchmark")
 class StreamingAtScaleBenchmarkTest {
-  private static final int TEXTS = Integer.getInteger("bench.scaleTexts", 1_000_000);
-  private static final int INGEST_MB = Integer.getInteger("bench.ingestMegabytes", 1024);
+  private static final int TEXTS = BenchSizes.size("bench.scaleTexts", 125_000, 1_000_000);
+  private static final int INGEST_MB = BenchSizes.size("bench.ingestMegabytes", 128, 1024);
   private static final String HEAP = "-Xmx2g";
 
   /** A 2 GB heap plus what a JVM with Spark and native tokenizers needs beside it. */

@@ -4,6 +4,7 @@ import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import dev.infuse.udfs.bench.BenchResult;
 import dev.infuse.udfs.bench.BenchResults;
+import dev.infuse.udfs.bench.BenchSizes;
 import dev.infuse.udfs.text.HuggingFaceTextTokenizer;
 import dev.infuse.udfs.text.TextTokenizer;
 import dev.infuse.udfs.text.Tokenizers;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("benchmark")
 class TokenizePackBenchmarkTest {
-  private static final int TEXTS = Integer.getInteger("bench.packTexts", 20_000);
+  private static final int TEXTS = BenchSizes.size("bench.packTexts", 20_000, 100_000);
 
   @Test
   void tokenizeAndPackAgainstRawBatchEncode() throws Exception {
