@@ -41,10 +41,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Near-duplicate removal on synthetic documents with planted clusters: {@link NearDuplicates}
  * against Spark MLlib's {@code MinHashLSH.approxSimilarityJoin} on the same data in the same JVM
- * (recall, precision, wall time), and NearDuplicates at 1×, 2×, 4× and 8× a base size. Prints
- * figures and records the speed-up over MLlib (goal ≥ 3×, recalls in its note); asserts the docs'
- * accuracy claims (recall >= 0.99 of copies at J >= 0.8, precision 1.0) but nothing about time. Run
- * it with {@code bin/infuse bench --only NearDuplicatesBenchmarkTest}, or:
+ * (recall, precision, wall time), and with {@code --scale} NearDuplicates at 1×, 2×, 4× and 8× a
+ * base size. Prints figures and records the speed-up over MLlib (goal ≥ 3×, recalls in its note);
+ * asserts the docs' accuracy claims (recall >= 0.99 of copies at J >= 0.8, precision 1.0) but
+ * nothing about time. Run it with {@code bin/infuse bench --only NearDuplicatesBenchmarkTest}, or:
  *
  * <pre>
  * mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark -Dtest=NearDuplicatesBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false
@@ -170,9 +170,13 @@ class NearDuplicatesBenchmarkTest {
         mllibSeconds / oursSeconds);
     docs.unpersist();
 
-    out.printf(Locale.ROOT, "%nNearDuplicates scaling (base %d documents)%n", BASE);
+    // The scaling series prints only, so the default run leaves it to --scale.
+    int[] factors = BenchSizes.atScale() ? new int[] {1, 2, 4, 8} : new int[0];
+    if (factors.length > 0) {
+      out.printf(Locale.ROOT, "%nNearDuplicates scaling (base %d documents)%n", BASE);
+    }
     double baseSeconds = 0;
-    for (int factor : new int[] {1, 2, 4, 8}) {
+    for (int factor : factors) {
       Dataset<Row> scaled = documents(spark, BASE * factor);
       long n = scaled.count();
       start = System.nanoTime();
