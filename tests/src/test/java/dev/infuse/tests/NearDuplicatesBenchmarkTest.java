@@ -171,15 +171,22 @@ class NearDuplicatesBenchmarkTest {
     docs.unpersist();
 
     // The scaling series prints only, so the default run leaves it to --scale.
-    int[] factors = BenchSizes.atScale() ? new int[] {1, 2, 4, 8} : new int[0];
-    if (factors.length > 0) {
-      out.printf(Locale.ROOT, "%nNearDuplicates scaling (base %d documents)%n", BASE);
+    if (BenchSizes.atScale()) {
+      printScaling(spark, config, out);
     }
+    out.println(
+        "  reproduce: mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark"
+            + " -Dtest=NearDuplicatesBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false");
+  }
+
+  /** NearDuplicates alone at 1×, 2×, 4× and 8× the base size: wall time against linear from 1×. */
+  private static void printScaling(SparkSession spark, DedupConfig config, PrintWriter out) {
+    out.printf(Locale.ROOT, "%nNearDuplicates scaling (base %d documents)%n", BASE);
     double baseSeconds = 0;
-    for (int factor : factors) {
+    for (int factor : new int[] {1, 2, 4, 8}) {
       Dataset<Row> scaled = documents(spark, BASE * factor);
       long n = scaled.count();
-      start = System.nanoTime();
+      long start = System.nanoTime();
       runNearDuplicates(config, scaled);
       double seconds = (System.nanoTime() - start) / 1e9;
       if (factor == 1) {
@@ -195,9 +202,6 @@ class NearDuplicatesBenchmarkTest {
           seconds / (baseSeconds * factor));
       scaled.unpersist();
     }
-    out.println(
-        "  reproduce: mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark"
-            + " -Dtest=NearDuplicatesBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false");
   }
 
   /**
