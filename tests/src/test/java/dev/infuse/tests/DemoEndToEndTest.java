@@ -74,7 +74,11 @@ class DemoEndToEndTest {
             "== 31/42 answer: quality, rag, llm.backend extractive, rag.recipe default",
             "== 32/42 answer: quality, rag, llm.backend extractive, rag.recipe entigraph",
             "answer.reader few_shot_cot not used: embedding mode reads no chat prompt",
+            // The model-free reader's runs, and each model's two, answer in one pass each.
+            "answered in one Spark pass with 1 other run(s) that share embedding",
+            "== 37/42 answer: quality, trained, model models/tiny (",
             "== 38/42 answer: quality, trained_rag, model models/tiny (",
+            "answered in one Spark pass with 1 other run(s) that share loglikelihood",
             "== 39/42 score",
             "== 40/42 fit-scaling",
             "== 42/42 report",

@@ -161,6 +161,16 @@ class EvaluateEndToEndTest {
             "== 5/31 retrieve: financebench",
             "== 31/31 report");
     assertThat(answerRuns).hasSize(18);
+    // Each model's choice benchmarks (quality, longhealth; trained and trained_rag) are scored in
+    // one pass per model; FinanceBench's free answers are generated one run at a time.
+    // Each of the 8 runs says so.
+    assertThat(
+            evaluation
+                .out()
+                .split(
+                    "answered in one Spark pass with 3 other run\\(s\\) that share loglikelihood",
+                    -1))
+        .hasSize(2 * 4 + 1);
     Map<String, Long> runsPerSetting =
         evaluated("predictions")
             .groupBy("setting")

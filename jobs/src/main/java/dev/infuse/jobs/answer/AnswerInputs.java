@@ -14,6 +14,8 @@ final class AnswerInputs {
   static final StructType SCHEMA =
       new StructType()
           .add("question_id", DataTypes.StringType, false)
+          // Answers that share a document's context run in one task (AnswerJob.byDocument).
+          .add("doc_id", DataTypes.StringType, true)
           .add("benchmark", DataTypes.StringType, false)
           .add("answer_type", DataTypes.StringType, false)
           .add("question", DataTypes.StringType, false)

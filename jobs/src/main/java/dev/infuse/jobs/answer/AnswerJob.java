@@ -107,26 +107,26 @@ public final class AnswerJob {
     }
   }
 
+  /**
+   * One run's questions, resolved before any task runs: what answers them, from which retriever
+   * (rag settings), the questions with their context, and the rows their answers become.
+   */
+  record Prepared(
+      AnswerJob job, Plan plan, Retriever retriever, Dataset<Row> inputs, PredictionRows rows) {}
+
+  /** What one run counted: its questions, predictions, right and judged ones, and dead letters. */
+  record Tally(
+      long read, long predicted, long correct, long judged, long unparseable, long quarantined) {}
+
   public RunCounts run() {
     if (options.mode() == AnswerMode.BEHAVIOR) {
       return new BehaviorAnswerJob(run).run();
     }
-    Warehouse warehouse = run.warehouse();
-    Plan plan = plan(run.config(), run.spark());
-    Retriever retriever = plan.setting().rag() ? retriever(warehouse) : null;
-    Dataset<Row> inputs =
-        inputs(warehouse, plan, retriever).persist(StorageLevel.MEMORY_AND_DISK());
+    Prepared prepared = prepare();
+    Plan plan = prepared.plan();
+    PredictionRows rows = prepared.rows();
+    Dataset<Row> inputs = prepared.inputs().persist(StorageLevel.MEMORY_AND_DISK());
     try {
-      PredictionRows rows =
-          new PredictionRows(
-              run.runId(),
-              plan.setting().id(),
-              plan.backend().id(),
-              plan.model(),
-              plan.mode().id(),
-              retriever == null ? null : retriever.id(),
-              plan.trainedOn(),
-              ConfigJson.hash(run.config()));
       Dataset<Row> missingContext =
           plan.setting().rag() ? inputs.filter(col("passages").isNull()) : inputs.limit(0);
       Dataset<Row> answerable =
@@ -139,11 +139,7 @@ public final class AnswerJob {
                         .createDataFrame(
                             byDocument(answerable)
                                 .javaRDD()
-                                .mapPartitions(
-                                    new EmbeddingAnswers(
-                                        embedderSpec(),
-                                        rows,
-                                        plan.format().kind() == PromptFormat.Kind.LABEL)),
+                                .mapPartitions(embeddingAnswers(plan, rows)),
                             PredictionRows.SCHEMA),
                     null);
             case LOGLIKELIHOOD ->
@@ -154,86 +150,36 @@ public final class AnswerJob {
                             .createDataFrame(
                                 spread(answerable)
                                     .javaRDD()
-                                    .mapPartitions(
-                                        new LoglikelihoodAnswers(
-                                            new LmModelSpec(
-                                                plan.modelDir().toString(),
-                                                plan.llm().client().device()),
-                                            plan.format(),
-                                            rows,
-                                            Math.max(1, plan.llm().client().maxConcurrency()),
-                                            plan.bosTokenId())),
+                                    .mapPartitions(loglikelihoodAnswers(plan, rows)),
                                 PredictionRows.SCHEMA),
                         null);
             default -> generate(answerable, plan, rows);
           };
       Dataset<Row> answered = answers.rows().persist(StorageLevel.MEMORY_AND_DISK());
-      String noRetrievals =
-          "no retrievals for this question from retriever "
-              + retriever
-              + " (or their chunks are gone);"
-              + " run retrieve for benchmark "
-              + plan.format().benchmark();
-      Dataset<Row> rejectedContext =
-          missingContext.select(
-              col("question_id"), col("question").as("payload"), lit(noRetrievals).as("reason"));
-      Dataset<Row> unanswerable =
-          answered
-              .filter(col("reason").isNotNull())
-              .select("question_id", "payload", "reason")
-              .unionByName(rejectedContext);
-      Dataset<Row> rejected =
-          Quarantine.deadLetters(
-              unanswerable, lit("questions"), col("question_id"), col("payload"), col("reason"));
+      Dataset<Row> rejected = deadLetters(unanswerable(prepared, answered, missingContext));
       Contract contract = Contracts.load(TABLE);
-      Dataset<Row> predictions =
-          answered
-              .filter(col("reason").isNull())
-              .withColumn(
-                  "rag_recipe", plan.setting().rag() ? lit(ragRecipe()) : lit(null).cast("string"))
-              .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
+      Dataset<Row> predictions = predictions(prepared, answered);
 
       long read = inputs.count();
-      Row tally =
-          predictions
-              .selectExpr(
-                  "count(*)",
-                  "coalesce(sum(CASE WHEN correct THEN 1 ELSE 0 END), 0)",
-                  "coalesce(sum(CASE WHEN correct IS NOT NULL THEN 1 ELSE 0 END), 0)",
-                  "coalesce(sum(CASE WHEN parsed_answer IS NULL THEN 1 ELSE 0 END), 0)")
-              .head();
-      long predicted = tally.getLong(0);
+      Row tally = predictions.select(TALLY).head();
       long quarantined = rejected.count();
       // Every row belongs to this new run: nothing to compare with what the table holds.
-      WriteResult write = warehouse.upsertFresh(contract, predictions);
+      WriteResult write = warehouse().upsertFresh(contract, predictions);
       WriteResult quarantineWrite = run.quarantine(rejected, quarantined);
       answered.unpersist();
-
-      Map<String, Long> details = new LinkedHashMap<>();
-      if (answers.llm() != null) {
-        details.putAll(LlmCallRunner.details(answers.llm()));
-      }
-      details.put("questions", read);
-      details.put("predictions", predicted);
-      details.put("correct", tally.getLong(1));
-      details.put("judged", tally.getLong(2));
-      details.put("unparseable", tally.getLong(3));
-      if (plan.mode() == AnswerMode.LOGLIKELIHOOD) {
-        // Which BOS convention scored the options (answer.add_bos resolved on the model's
-        // tokenizer), for the report's run info.
-        details.put("loglikelihood.add_bos", plan.bosTokenId() == null ? 0L : 1L);
-        if (plan.bosTokenId() != null) {
-          details.put("loglikelihood.bos_token_id", (long) plan.bosTokenId());
-        }
-        if (plan.endpoint() != null) {
-          // Through the completions API: how its prompts were sent.
-          details.put("loglikelihood.tokenized_requests", plan.endpoint().tokenized() ? 1L : 0L);
-        }
-      }
-      details.put(TABLE + ".inserted", write.inserted());
-      details.put("quarantine.inserted", quarantineWrite.inserted());
-      RunCounts counts = new RunCounts(read, predicted, quarantined, details);
-      print(plan, retriever, counts, write);
+      RunCounts counts =
+          counts(
+              prepared,
+              new Tally(
+                  read,
+                  tally.getLong(0),
+                  tally.getLong(1),
+                  tally.getLong(2),
+                  tally.getLong(3),
+                  quarantined),
+              answers.llm(),
+              write,
+              quarantineWrite);
       if (answers.unusableServer() != null) {
         throw new JobFailedException(
             NAME
@@ -250,6 +196,138 @@ public final class AnswerJob {
     } finally {
       inputs.unpersist();
     }
+  }
+
+  /** The run's plan, retriever and questions; nothing is computed yet. */
+  Prepared prepare() {
+    Plan plan = plan(run.config(), run.spark());
+    Retriever retriever = plan.setting().rag() ? retriever(warehouse()) : null;
+    PredictionRows rows =
+        new PredictionRows(
+            run.runId(),
+            plan.setting().id(),
+            plan.backend().id(),
+            plan.model(),
+            plan.mode().id(),
+            retriever == null ? null : retriever.id(),
+            plan.trainedOn(),
+            ConfigJson.hash(run.config()));
+    return new Prepared(this, plan, retriever, inputs(warehouse(), plan, retriever), rows);
+  }
+
+  JobRun jobRun() {
+    return run;
+  }
+
+  private Warehouse warehouse() {
+    return run.warehouse();
+  }
+
+  EmbeddingAnswers embeddingAnswers(Plan plan, PredictionRows rows) {
+    return new EmbeddingAnswers(
+        embedderSpec(), rows, plan.format().kind() == PromptFormat.Kind.LABEL);
+  }
+
+  LoglikelihoodAnswers loglikelihoodAnswers(Plan plan, PredictionRows rows) {
+    return new LoglikelihoodAnswers(
+        new LmModelSpec(plan.modelDir().toString(), plan.llm().client().device()),
+        plan.format(),
+        rows,
+        Math.max(1, plan.llm().client().maxConcurrency()),
+        plan.bosTokenId());
+  }
+
+  /**
+   * The tally of a run's predictions, over {@code predictions} rows: how many, how many right, how
+   * many judged, how many without a parsed answer.
+   */
+  static final Column[] TALLY = {
+    org.apache.spark.sql.functions.expr("count(*)"),
+    org.apache.spark.sql.functions.expr("coalesce(sum(CASE WHEN correct THEN 1 ELSE 0 END), 0)"),
+    org.apache.spark.sql.functions.expr(
+        "coalesce(sum(CASE WHEN correct IS NOT NULL THEN 1 ELSE 0 END), 0)"),
+    org.apache.spark.sql.functions.expr(
+        "coalesce(sum(CASE WHEN parsed_answer IS NULL THEN 1 ELSE 0 END), 0)")
+  };
+
+  /**
+   * The run's answers bound for {@code predictions}, in the contract's columns: those without a
+   * reason, with the run's rag recipe.
+   */
+  Dataset<Row> predictions(Prepared prepared, Dataset<Row> answered) {
+    Contract contract = Contracts.load(TABLE);
+    return answered
+        .filter(col("reason").isNull())
+        .withColumn(
+            "rag_recipe",
+            prepared.plan().setting().rag() ? lit(ragRecipe()) : lit(null).cast("string"))
+        .select(contract.columnNames().stream().map(c -> col(c)).toArray(Column[]::new));
+  }
+
+  /**
+   * The run's questions that got no answer, {@code (question_id, payload, reason)}: those its mode
+   * rejected and, in a rag setting, those without retrieved context ({@code missingContext}).
+   */
+  Dataset<Row> unanswerable(Prepared prepared, Dataset<Row> answered, Dataset<Row> missingContext) {
+    String noRetrievals =
+        "no retrievals for this question from retriever "
+            + prepared.retriever()
+            + " (or their chunks are gone);"
+            + " run retrieve for benchmark "
+            + prepared.plan().format().benchmark();
+    Dataset<Row> rejectedContext =
+        missingContext.select(
+            col("question_id"), col("question").as("payload"), lit(noRetrievals).as("reason"));
+    return answered
+        .filter(col("reason").isNotNull())
+        .select("question_id", "payload", "reason")
+        .unionByName(rejectedContext);
+  }
+
+  /** {@link #unanswerable} as the dead letters of {@code questions}. */
+  static Dataset<Row> deadLetters(Dataset<Row> unanswerable) {
+    return Quarantine.deadLetters(
+        unanswerable, lit("questions"), col("question_id"), col("payload"), col("reason"));
+  }
+
+  /**
+   * The run's counts and details, as {@code runs} records them, after printing what it did.
+   *
+   * @param llm what the LLM layer did, or null when the mode did not call it
+   */
+  RunCounts counts(
+      Prepared prepared,
+      Tally tally,
+      LlmCallRunner.Outcome llm,
+      WriteResult write,
+      WriteResult quarantineWrite) {
+    Plan plan = prepared.plan();
+    Map<String, Long> details = new LinkedHashMap<>();
+    if (llm != null) {
+      details.putAll(LlmCallRunner.details(llm));
+    }
+    details.put("questions", tally.read());
+    details.put("predictions", tally.predicted());
+    details.put("correct", tally.correct());
+    details.put("judged", tally.judged());
+    details.put("unparseable", tally.unparseable());
+    if (plan.mode() == AnswerMode.LOGLIKELIHOOD) {
+      // Which BOS convention scored the options (answer.add_bos resolved on the model's
+      // tokenizer), for the report's run info.
+      details.put("loglikelihood.add_bos", plan.bosTokenId() == null ? 0L : 1L);
+      if (plan.bosTokenId() != null) {
+        details.put("loglikelihood.bos_token_id", (long) plan.bosTokenId());
+      }
+      if (plan.endpoint() != null) {
+        // Through the completions API: how its prompts were sent.
+        details.put("loglikelihood.tokenized_requests", plan.endpoint().tokenized() ? 1L : 0L);
+      }
+    }
+    details.put(TABLE + ".inserted", write.inserted());
+    details.put("quarantine.inserted", quarantineWrite.inserted());
+    RunCounts counts = new RunCounts(tally.read(), tally.predicted(), tally.quarantined(), details);
+    print(plan, prepared.retriever(), counts, write);
+    return counts;
   }
 
   /**
@@ -425,7 +503,7 @@ public final class AnswerJob {
   }
 
   /** A model is the cost of these modes: one task per core, as embed does. */
-  private Dataset<Row> spread(Dataset<Row> rows) {
+  Dataset<Row> spread(Dataset<Row> rows) {
     int parallelism = run.spark().sparkContext().defaultParallelism();
     return rows.rdd().getNumPartitions() < parallelism ? rows.repartition(parallelism) : rows;
   }
@@ -436,7 +514,7 @@ public final class AnswerJob {
    * cache). Spread round-robin, every task embedded nearly every chunk again; on the demo that was
    * four times the work (166 s of its 840 s). Questions without a document spread by their own id.
    */
-  private Dataset<Row> byDocument(Dataset<Row> rows) {
+  Dataset<Row> byDocument(Dataset<Row> rows) {
     int parallelism = run.spark().sparkContext().defaultParallelism();
     Column key = coalesce(col("doc_id"), col("question_id"));
     return rows.repartition(parallelism, key).sortWithinPartitions(key, col("question_id"));

@@ -6,12 +6,8 @@ import dev.infuse.udfs.answer.EmbeddingAnswerer;
 import dev.infuse.udfs.embed.TextEmbedder;
 import dev.infuse.udfs.model.ExecutorModels;
 import dev.infuse.udfs.model.ModelSpec;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
-import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.sql.Row;
 
 /**
@@ -21,7 +17,7 @@ import org.apache.spark.sql.Row;
  * is part of the question, so it is the context there). A free or numeric question without any
  * context gets no answer, counted wrong, rather than an echo of itself.
  */
-final class EmbeddingAnswers implements FlatMapFunction<Iterator<Row>, Row> {
+final class EmbeddingAnswers extends RowAnswers<EmbeddingAnswerer> {
   private static final long serialVersionUID = 1L;
 
   private final ModelSpec<TextEmbedder> spec;
@@ -34,28 +30,21 @@ final class EmbeddingAnswers implements FlatMapFunction<Iterator<Row>, Row> {
     this.documentIsPremise = documentIsPremise;
   }
 
+  /** The executor's embedder, with a cache of the texts this partition embedded. */
   @Override
-  public Iterator<Row> call(Iterator<Row> questions) {
-    if (!questions.hasNext()) {
-      return Collections.emptyIterator();
+  EmbeddingAnswerer open() {
+    return new EmbeddingAnswerer(ExecutorModels.get(spec));
+  }
+
+  @Override
+  Row answer(EmbeddingAnswerer answerer, Row row) {
+    AnswerInput input = AnswerInputs.of(row, documentIsPremise);
+    try {
+      return answer(answerer, row, input);
+    } catch (RuntimeException e) {
+      return rows.reject(
+          input.questionId(), input.benchmark(), input.question(), "embedding answer failed: " + e);
     }
-    EmbeddingAnswerer answerer = new EmbeddingAnswerer(ExecutorModels.get(spec));
-    List<Row> out = new ArrayList<>();
-    while (questions.hasNext()) {
-      Row row = questions.next();
-      AnswerInput input = AnswerInputs.of(row, documentIsPremise);
-      try {
-        out.add(answer(answerer, row, input));
-      } catch (RuntimeException e) {
-        out.add(
-            rows.reject(
-                input.questionId(),
-                input.benchmark(),
-                input.question(),
-                "embedding answer failed: " + e));
-      }
-    }
-    return out.iterator();
   }
 
   private Row answer(EmbeddingAnswerer answerer, Row row, AnswerInput input) {

@@ -9,11 +9,6 @@ import dev.infuse.udfs.lm.LogLikelihoodScorer;
 import dev.infuse.udfs.lm.MultipleChoiceScore;
 import dev.infuse.udfs.model.ExecutorModels;
 import dev.infuse.udfs.model.ModelSpec;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Iterator;
-import java.util.List;
-import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.sql.Row;
 
 /**
@@ -22,7 +17,7 @@ import org.apache.spark.sql.Row;
  * the option with the highest log-likelihood ({@code acc}). The log-likelihoods are stored in
  * option order, so {@code score} computes {@code acc_norm} from them and the option lengths.
  */
-final class LoglikelihoodAnswers implements FlatMapFunction<Iterator<Row>, Row> {
+final class LoglikelihoodAnswers extends RowAnswers<LoglikelihoodAnswers.Scoring> {
   private static final long serialVersionUID = 1L;
 
   private final ModelSpec<CausalLm> spec;
@@ -48,62 +43,58 @@ final class LoglikelihoodAnswers implements FlatMapFunction<Iterator<Row>, Row> 
     this.bosTokenId = bosTokenId;
   }
 
+  /** The executor's model and a scorer over it. */
+  record Scoring(CausalLm model, LogLikelihoodScorer scorer) {}
+
+  /** The executor's model, scored in batches of this run's size with its BOS. */
   @Override
-  public Iterator<Row> call(Iterator<Row> questions) {
-    if (!questions.hasNext()) {
-      return Collections.emptyIterator();
-    }
+  Scoring open() {
     CausalLm model = ExecutorModels.get(spec);
-    LogLikelihoodScorer scorer = new LogLikelihoodScorer(model, batchRows, bosTokenId);
-    List<Row> out = new ArrayList<>();
-    while (questions.hasNext()) {
-      Row row = questions.next();
-      AnswerInput input = AnswerInputs.of(row, true);
-      if (!input.hasOptions()) {
-        out.add(
-            rows.reject(
-                input.questionId(),
-                input.benchmark(),
-                input.question(),
-                "loglikelihood mode needs options,"
-                    + " but question "
-                    + input.questionId()
-                    + " is "
-                    + input.answerType()
-                    + "; use answer.mode generate"));
-        continue;
-      }
-      String context = format.loglikelihoodContext(input);
-      try {
-        MultipleChoiceScore score;
-        // One executor model serves every task of the JVM; its forward pass is not documented as
-        // thread-safe.
-        synchronized (model) {
-          score = scorer.multipleChoice(context, format.loglikelihoodChoices(input));
-        }
-        double[] scores = score.choices().stream().mapToDouble(c -> c.logLikelihood()).toArray();
-        String parsed = choice(input, score.acc());
-        String raw = "acc " + parsed + ", acc_norm " + choice(input, score.accNorm());
-        out.add(
-            rows.prediction(
-                input,
-                AnswerInputs.chunkIds(row),
-                format.loglikelihoodTag(),
-                raw,
-                parsed,
-                AnswerParser.correct(input.answerType(), parsed, AnswerInputs.gold(row)),
-                scores,
-                null));
-      } catch (RuntimeException e) {
-        out.add(
-            rows.reject(
-                input.questionId(),
-                input.benchmark(),
-                context,
-                "loglikelihood scoring failed: " + e.getMessage()));
-      }
+    return new Scoring(model, new LogLikelihoodScorer(model, batchRows, bosTokenId));
+  }
+
+  @Override
+  Row answer(Scoring scoring, Row row) {
+    AnswerInput input = AnswerInputs.of(row, true);
+    if (!input.hasOptions()) {
+      return rows.reject(
+          input.questionId(),
+          input.benchmark(),
+          input.question(),
+          "loglikelihood mode needs options,"
+              + " but question "
+              + input.questionId()
+              + " is "
+              + input.answerType()
+              + "; use answer.mode generate");
     }
-    return out.iterator();
+    String context = format.loglikelihoodContext(input);
+    try {
+      MultipleChoiceScore score;
+      // One executor model serves every task of the JVM; its forward pass is not documented as
+      // thread-safe.
+      synchronized (scoring.model()) {
+        score = scoring.scorer().multipleChoice(context, format.loglikelihoodChoices(input));
+      }
+      double[] scores = score.choices().stream().mapToDouble(c -> c.logLikelihood()).toArray();
+      String parsed = choice(input, score.acc());
+      String raw = "acc " + parsed + ", acc_norm " + choice(input, score.accNorm());
+      return rows.prediction(
+          input,
+          AnswerInputs.chunkIds(row),
+          format.loglikelihoodTag(),
+          raw,
+          parsed,
+          AnswerParser.correct(input.answerType(), parsed, AnswerInputs.gold(row)),
+          scores,
+          null);
+    } catch (RuntimeException e) {
+      return rows.reject(
+          input.questionId(),
+          input.benchmark(),
+          context,
+          "loglikelihood scoring failed: " + e.getMessage());
+    }
   }
 
   /** The answer an option index stands for: its label for label questions, else its letter. */

@@ -28,6 +28,8 @@ import java.util.Set;
  * @param retrieve chunk, index and retrieve before the rag settings; false reads {@code retrievals}
  *     as they are
  * @param report write the HTML and JSON report at the end
+ * @param batchAnswers answer the runs that share a model in one Spark pass ({@link
+ *     dev.infuse.jobs.answer.AnswerBatch}); false answers each alone
  */
 public record EvaluateConfig(
     List<String> benchmarks,
@@ -37,7 +39,8 @@ public record EvaluateConfig(
     List<String> ragRecipes,
     List<Setting> ragRecipeSettings,
     boolean retrieve,
-    boolean report)
+    boolean report,
+    boolean batchAnswers)
     implements ConfigSection {
 
   /** Whether any setting reads retrieved chunks. */

@@ -2,6 +2,7 @@ package dev.infuse.jobs.evaluate;
 
 import static org.apache.spark.sql.functions.col;
 
+import dev.infuse.jobs.answer.AnswerBatch;
 import dev.infuse.jobs.answer.AnswerConfig;
 import dev.infuse.jobs.answer.AnswerJob;
 import dev.infuse.jobs.answer.AnswerMode;
@@ -400,24 +401,25 @@ public final class Evaluation {
 
     // Keyed benchmark/setting[@recipe] for the untrained settings, benchmark/setting[@recipe]/model
     // index for the trained ones; rag settings once per recipe.
-    Map<String, String> answerRuns = new LinkedHashMap<>();
+    Map<String, RecordedSteps.Step> answerSteps = new LinkedHashMap<>();
     for (String benchmark : options.benchmarks()) {
       for (Setting setting : untrained) {
         for (RagRecipeLayer recipe : recipesOf(setting)) {
-          answerRuns.put(
+          answerSteps.put(
               key(benchmark, setting, recipe), answer(steps, benchmark, setting, null, recipe));
         }
       }
       for (Setting setting : trained) {
         for (RagRecipeLayer recipe : recipesOf(setting)) {
           for (int m = 0; m < models.size(); m++) {
-            answerRuns.put(
+            answerSteps.put(
                 key(benchmark, setting, recipe) + "/" + m,
                 answer(steps, benchmark, setting, models.get(m), recipe));
           }
         }
       }
     }
+    Map<String, String> answerRuns = runAnswers(steps, answerSteps);
 
     List<List<String>> pairs = comparisons(answerRuns, out);
     String scoreRun =
@@ -495,7 +497,46 @@ public final class Evaluation {
     return loader.load();
   }
 
-  private String answer(
+  /**
+   * Runs the answer steps: those that share a model ({@link AnswerBatch#sharedModel}) in one pass
+   * per model, in the order of each pass's first step, when evaluate.batch_answers is on; the
+   * others one by one. Returns their run ids under the steps' keys, in the steps' order.
+   */
+  private Map<String, String> runAnswers(
+      RecordedSteps steps, Map<String, RecordedSteps.Step> answerSteps) {
+    Map<String, List<String>> passes = new LinkedHashMap<>();
+    for (Map.Entry<String, RecordedSteps.Step> step : answerSteps.entrySet()) {
+      String shared = options.batchAnswers() ? sharedModel(steps, step.getValue()) : null;
+      passes
+          .computeIfAbsent(
+              shared == null ? "alone: " + step.getKey() : shared, k -> new ArrayList<>())
+          .add(step.getKey());
+    }
+    Map<String, String> ids = new LinkedHashMap<>();
+    for (List<String> pass : passes.values()) {
+      List<String> runIds =
+          steps.runTogether(pass.stream().map(answerSteps::get).toList(), AnswerBatch::run);
+      for (int i = 0; i < pass.size(); i++) {
+        ids.put(pass.get(i), runIds.get(i));
+      }
+    }
+    Map<String, String> ordered = new LinkedHashMap<>();
+    answerSteps.keySet().forEach(key -> ordered.put(key, ids.get(key)));
+    return ordered;
+  }
+
+  /** The model an answer step shares, or null when its config cannot load: it runs alone. */
+  private static String sharedModel(RecordedSteps steps, RecordedSteps.Step step) {
+    ConfigLoader loader = steps.baseConfig();
+    step.overrides().accept(loader);
+    try {
+      return AnswerBatch.sharedModel(loader.load(), steps.spark());
+    } catch (ConfigException e) {
+      return null;
+    }
+  }
+
+  private RecordedSteps.Step answer(
       RecordedSteps steps, String benchmark, Setting setting, Model model, RagRecipeLayer recipe) {
     String title =
         "answer: "
@@ -506,7 +547,7 @@ public final class Evaluation {
                 ? ", llm.backend " + config.section(LlmConfig.class).client().backend()
                 : ", model " + model.label())
             + (recipe != null && recipes.size() > 1 ? ", " + recipe.label() : "");
-    return steps.run(
+    return new RecordedSteps.Step(
         title,
         AnswerJob.NAME,
         r -> new AnswerJob(r).run(),

@@ -47,7 +47,8 @@ public final class RecordedRun {
     }
   }
 
-  private static void recordFailure(JobRun run, RunCounts counts, String error) {
+  /** Records {@code run} as failed; a run that cannot be recorded is warned about, not thrown. */
+  static void recordFailure(JobRun run, RunCounts counts, String error) {
     try {
       run.fail(counts, error);
     } catch (RuntimeException e) {

@@ -1,7 +1,12 @@
 package dev.infuse.jobs.run;
 
+import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.config.ConfigLoader;
+import dev.infuse.jobs.spark.ProgressReporter;
 import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -119,6 +124,99 @@ public final class RecordedSteps {
     }
     number--;
     return run("retry: " + title, name, job, overrides);
+  }
+
+  /** One step of a chain: its heading, the recorded job's name, the job, and its overrides. */
+  public record Step(String title, String name, Job job, Consumer<ConfigLoader> overrides) {}
+
+  /**
+   * Several recorded runs computed in one pass: gets one run per step, in order, and returns each
+   * one's counts in the same order. Whatever it throws fails every run.
+   */
+  @FunctionalInterface
+  public interface Together {
+    List<RunCounts> run(List<JobRun> runs);
+  }
+
+  /**
+   * Runs {@code steps} as one pass of {@code together}, each still its own recorded run under its
+   * own heading and config, and returns their run ids in order. The runs' printouts are held until
+   * the pass ends, then printed under their headings. A single step, or steps that would run past
+   * {@link #stopAfter}, run one by one through their own jobs instead.
+   *
+   * @throws StepFailedException when the pass fails: every run has been recorded as failed
+   */
+  public List<String> runTogether(List<Step> steps, Together together) {
+    List<String> ids = new ArrayList<>();
+    if (steps.size() < 2 || number + steps.size() > last) {
+      for (Step step : steps) {
+        ids.add(run(step.title(), step.name(), step.job(), step.overrides()));
+      }
+      return ids;
+    }
+    List<JobRun> runs = new ArrayList<>();
+    List<StringWriter> printouts = new ArrayList<>();
+    for (Step step : steps) {
+      ConfigLoader loader = base.get();
+      step.overrides().accept(loader);
+      StringWriter printout = new StringWriter();
+      printouts.add(printout);
+      runs.add(new JobRun(step.name(), spark, loader.load(), new PrintWriter(printout), err));
+    }
+    List<RunCounts> counts;
+    RuntimeException failure = null;
+    try (AutoCloseable progress =
+        ProgressReporter.start(
+            spark.sparkContext(),
+            steps.get(0).name() + " x" + steps.size(),
+            runs.get(0).config().run().progressIntervalSeconds(),
+            err)) {
+      counts = together.run(runs);
+      if (counts.size() != runs.size()) {
+        throw new IllegalStateException(
+            "together: got " + counts.size() + " counts for " + runs.size() + " runs");
+      }
+    } catch (RuntimeException e) {
+      failure = e;
+      counts = null;
+    } catch (Exception e) {
+      // Only the progress reporter's close declares a checked exception.
+      failure = new IllegalStateException(e);
+      counts = null;
+    }
+    for (int i = 0; i < steps.size(); i++) {
+      heading(steps.get(i).title());
+      RuntimeException thrown = failure;
+      RunCounts done = counts == null ? null : counts.get(i);
+      // Recorded as a lone run would be: succeeded with its counts, or failed with the pass's
+      // error.
+      RunStatus status =
+          RecordedRun.execute(
+              runs.get(i),
+              run -> {
+                if (thrown != null) {
+                  throw thrown;
+                }
+                return done;
+              });
+      out.print(printouts.get(i));
+      out.flush();
+      if (status != RunStatus.SUCCEEDED) {
+        // The error has been printed once, with this run; the pass's later runs fail with it.
+        String error =
+            failure instanceof ConfigException || failure instanceof JobFailedException
+                ? failure.getMessage()
+                : failure != null
+                    ? failure.toString()
+                    : "not recorded: run " + runs.get(i).runId() + " of the same pass failed";
+        for (JobRun later : runs.subList(i + 1, runs.size())) {
+          RecordedRun.recordFailure(later, RunCounts.none(), error);
+        }
+        throw new StepFailedException(steps.get(i).name(), status);
+      }
+      ids.add(runs.get(i).runId());
+    }
+    return ids;
   }
 
   /** A run with no overrides of its own. */

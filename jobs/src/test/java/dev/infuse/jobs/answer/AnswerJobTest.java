@@ -1,14 +1,19 @@
 package dev.infuse.jobs.answer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import ai.djl.Device;
 import dev.infuse.jobs.QualitySample;
 import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.SparkTestSession.CliResult;
+import dev.infuse.jobs.cli.JobCatalog;
+import dev.infuse.jobs.config.ConfigLoader;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.io.Warehouse;
+import dev.infuse.jobs.run.RecordedSteps;
+import dev.infuse.jobs.run.StepFailedException;
 import dev.infuse.udfs.answer.AnswerInput;
 import dev.infuse.udfs.answer.PromptFormat;
 import dev.infuse.udfs.answer.PromptFormats;
@@ -18,11 +23,15 @@ import dev.infuse.udfs.lm.LogLikelihoodScorer;
 import dev.infuse.udfs.lm.ModelDirectory;
 import dev.infuse.udfs.lm.MultipleChoiceScore;
 import dev.infuse.udfs.text.Tokenizers;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -755,6 +764,135 @@ class AnswerJobTest {
     assertThat(AnswerJob.syntheticTokens(dir)).isEqualTo(42_000_000_000L);
     Files.writeString(dir.resolve("train_info.json"), "{\"data\": {\"synthetic_tokens\": 7}}");
     assertThat(AnswerJob.syntheticTokens(dir)).isEqualTo(7L);
+  }
+
+  @Test
+  void runsThatShareTheModelFreeReaderAreAnsweredInOnePassAsEachWouldBeAlone() {
+    Supplier<ConfigLoader> base =
+        () ->
+            JobCatalog.configLoader()
+                .setString("warehouse", warehouse)
+                .setString("answer.benchmark", "quality");
+    Consumer<ConfigLoader> closedBook = loader -> loader.set("answer.max_questions=4");
+    // The third question has no retrievals: a dead letter in the pass too (from dense, which no
+    // other test answers with, so that the record is first quarantined here).
+    Consumer<ConfigLoader> rag =
+        loader ->
+            loader
+                .setString("answer.setting", "rag")
+                .setString("answer.retriever", "dense")
+                .set("answer.k=1")
+                .set("answer.max_questions=3");
+    assertThat(sharedModel(base, closedBook))
+        .startsWith("embedding ")
+        .isEqualTo(sharedModel(base, rag));
+    PrintWriter aloneOut = new PrintWriter(new StringWriter(), true);
+    RecordedSteps alone = new RecordedSteps(SPARK, base, 2, aloneOut, aloneOut);
+    List<String> aloneRuns =
+        List.of(
+            alone.run("closed book alone", AnswerJob.NAME, r -> new AnswerJob(r).run(), closedBook),
+            alone.run("rag alone", AnswerJob.NAME, r -> new AnswerJob(r).run(), rag));
+
+    StringWriter printed = new StringWriter();
+    PrintWriter out = new PrintWriter(printed, true);
+    RecordedSteps together = new RecordedSteps(SPARK, base, 2, out, out);
+    List<String> passRuns =
+        together.runTogether(
+            List.of(
+                new RecordedSteps.Step(
+                    "closed book in the pass",
+                    AnswerJob.NAME,
+                    r -> new AnswerJob(r).run(),
+                    closedBook),
+                new RecordedSteps.Step(
+                    "rag in the pass", AnswerJob.NAME, r -> new AnswerJob(r).run(), rag)),
+            AnswerBatch::run);
+
+    assertThat(printed.toString())
+        .containsSubsequence(
+            "== 1/2 closed book in the pass",
+            "4 answered, 0 quarantined",
+            "answered in one Spark pass with 1 other run(s) that share embedding",
+            "run_id " + passRuns.get(0),
+            "== 2/2 rag in the pass",
+            "3 question(s): 2 answered, 1 quarantined",
+            "answered in one Spark pass with 1 other run(s)",
+            "run_id " + passRuns.get(1));
+    Warehouse w = new Warehouse(SPARK, warehouse);
+    for (int i = 0; i < 2; i++) {
+      List<String> soloRows = predictionRowsWithoutRunId(w, aloneRuns.get(i));
+      assertThat(soloRows).hasSize(i == 0 ? 4 : 2);
+      assertThat(predictionRowsWithoutRunId(w, passRuns.get(i)))
+          .as("the pass writes what the run writes alone")
+          .containsExactlyElementsOf(soloRows);
+      Row solo = w.read("runs").filter("run_id = '" + aloneRuns.get(i) + "'").head();
+      Row inPass = w.read("runs").filter("run_id = '" + passRuns.get(i) + "'").head();
+      assertThat(inPass.<String>getAs("status")).isEqualTo("succeeded");
+      for (String count : List.of("input_count", "output_count", "quarantined_count")) {
+        assertThat(inPass.<Long>getAs(count)).as(count).isEqualTo(solo.<Long>getAs(count));
+      }
+      Map<String, Long> soloDetails =
+          new java.util.TreeMap<>(solo.getJavaMap(solo.fieldIndex("counts")));
+      Map<String, Long> passDetails =
+          new java.util.TreeMap<>(inPass.getJavaMap(inPass.fieldIndex("counts")));
+      // A dead letter quarantined before keeps its first run: the pass's rag run inserts none.
+      assertThat(passDetails.remove("quarantine.inserted")).isZero();
+      soloDetails.remove("quarantine.inserted");
+      assertThat(passDetails).isEqualTo(soloDetails);
+    }
+  }
+
+  @Test
+  void aFailedPassRecordsEveryOneOfItsRunsFailed() {
+    Supplier<ConfigLoader> base = () -> JobCatalog.configLoader().setString("warehouse", warehouse);
+    StringWriter printed = new StringWriter();
+    PrintWriter out = new PrintWriter(printed, true);
+    RecordedSteps steps = new RecordedSteps(SPARK, base, 2, out, out);
+    RecordedSteps.Step step =
+        new RecordedSteps.Step("a step", AnswerJob.NAME, r -> new AnswerJob(r).run(), loader -> {});
+    List<String> seen = new ArrayList<>();
+    assertThatThrownBy(
+            () ->
+                steps.runTogether(
+                    List.of(step, step),
+                    runs -> {
+                      runs.forEach(r -> seen.add(r.runId()));
+                      throw new IllegalStateException("the pass broke");
+                    }))
+        .isInstanceOf(StepFailedException.class);
+    assertThat(seen).hasSize(2).doesNotHaveDuplicates();
+    List<Row> recorded =
+        new Warehouse(SPARK, warehouse)
+            .read("runs")
+            .filter(org.apache.spark.sql.functions.col("run_id").isin(seen.toArray()))
+            .collectAsList();
+    assertThat(recorded)
+        .hasSize(2)
+        .allSatisfy(
+            r -> {
+              assertThat(r.<String>getAs("status")).isEqualTo("failed");
+              assertThat(r.<String>getAs("error")).contains("the pass broke");
+            });
+    assertThat(printed.toString()).contains("== 1/2 a step").contains("the pass broke");
+  }
+
+  /** A run's predictions as text without the run id, ordered by question. */
+  private static List<String> predictionRowsWithoutRunId(Warehouse w, String runId) {
+    return w
+        .read("predictions")
+        .filter("run_id = '" + runId + "'")
+        .drop("run_id")
+        .orderBy("question_id")
+        .collectAsList()
+        .stream()
+        .map(Row::toString)
+        .toList();
+  }
+
+  private static String sharedModel(Supplier<ConfigLoader> base, Consumer<ConfigLoader> step) {
+    ConfigLoader loader = base.get();
+    step.accept(loader);
+    return AnswerBatch.sharedModel(loader.load(), SPARK);
   }
 
   private static List<Row> predictionsOf(CliResult result) {
