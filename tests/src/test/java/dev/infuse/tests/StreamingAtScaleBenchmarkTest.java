@@ -30,9 +30,9 @@ import org.junit.jupiter.api.Test;
  * so the cap holds for both). Records wall time and the process's peak resident memory (heap,
  * metaspace, native tokenizers and buffers together); asserts that both complete and that every
  * input row is accounted for. Run {@code bin/infuse bench --only StreamingAtScaleBenchmarkTest}; by
- * default 125,000 texts and 128 MB, so that the whole {@code bench} stays within about 20 minutes;
- * {@code bin/infuse bench --scale} runs a million texts and 1 GB, and {@code -Dbench.scaleTexts}
- * and {@code -Dbench.ingestMegabytes} set either size.
+ * default 125,000 texts and 128 MB, to keep the whole {@code bench} near 20 minutes (22-23
+ * measured); {@code bin/infuse bench --scale} runs a million texts and 1 GB, and {@code
+ * -Dbench.scaleTexts} and {@code -Dbench.ingestMegabytes} set either size.
  */
 @Tag("benchmark")
 class StreamingAtScaleBenchmarkTest {
