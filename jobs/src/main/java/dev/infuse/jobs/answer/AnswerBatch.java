@@ -49,12 +49,15 @@ public final class AnswerBatch {
     if (config.section(AnswerConfig.class).mode() == AnswerMode.BEHAVIOR) {
       return null;
     }
-    AnswerJob.Plan plan;
     try {
-      plan = AnswerJob.plan(config, spark);
+      return sharedModel(AnswerJob.plan(config, spark), config);
     } catch (ConfigException e) {
       return null;
     }
+  }
+
+  /** {@link #sharedModel(InfuseConfig, SparkSession)} of a run already planned. */
+  private static String sharedModel(AnswerJob.Plan plan, InfuseConfig config) {
     return switch (plan.mode()) {
       case EMBEDDING -> "embedding " + config.section(EmbedderSpec.class);
       case LOGLIKELIHOOD ->
@@ -79,15 +82,16 @@ public final class AnswerBatch {
     for (JobRun run : runs) {
       prepared.add(new AnswerJob(run).prepare());
     }
-    String shared = sharedModel(runs.get(0).config(), runs.get(0).spark());
-    for (JobRun run : runs) {
-      String own = sharedModel(run.config(), run.spark());
+    // From the plans prepare just made: planning again would reread each model's files.
+    String shared = sharedModel(prepared.get(0).plan(), runs.get(0).config());
+    for (int slot = 0; slot < runs.size(); slot++) {
+      String own = sharedModel(prepared.get(slot).plan(), runs.get(slot).config());
       if (shared == null || !shared.equals(own)) {
         throw new IllegalArgumentException(
             "answer runs batched together must share one model: got "
                 + own
                 + " for "
-                + run.runId()
+                + runs.get(slot).runId()
                 + ", expected "
                 + shared);
       }
@@ -181,19 +185,16 @@ public final class AnswerBatch {
                         .filter(col(BatchedAnswers.SLOT).equalTo(slot))
                         .drop(BatchedAnswers.SLOT)),
                 deadLetters);
-        Row tally = tallies.get(run.runId());
-        long predicted = tally == null ? 0 : tally.getLong(1);
+        // The tally's columns follow run_id.
+        AnswerJob.Tally tally =
+            AnswerJob.Tally.of(
+                read.getOrDefault(slot, 0L), tallies.get(run.runId()), 1, deadLetters);
+        long predicted = tally.predicted();
         counts.add(
             p.job()
                 .counts(
                     p,
-                    new AnswerJob.Tally(
-                        read.getOrDefault(slot, 0L),
-                        predicted,
-                        tally == null ? 0 : tally.getLong(2),
-                        tally == null ? 0 : tally.getLong(3),
-                        tally == null ? 0 : tally.getLong(4),
-                        deadLetters),
+                    tally,
                     null,
                     new WriteResult(
                         write.table(), predicted, 0, 0, predicted == 0 ? -1 : write.version()),

@@ -116,7 +116,23 @@ public final class AnswerJob {
 
   /** What one run counted: its questions, predictions, right and judged ones, and dead letters. */
   record Tally(
-      long read, long predicted, long correct, long judged, long unparseable, long quarantined) {}
+      long read, long predicted, long correct, long judged, long unparseable, long quarantined) {
+    /**
+     * From a row holding {@link #TALLY}'s four columns from index {@code at}; a null row is a run
+     * without predictions.
+     */
+    static Tally of(long read, Row tally, int at, long quarantined) {
+      return tally == null
+          ? new Tally(read, 0, 0, 0, 0, quarantined)
+          : new Tally(
+              read,
+              tally.getLong(at),
+              tally.getLong(at + 1),
+              tally.getLong(at + 2),
+              tally.getLong(at + 3),
+              quarantined);
+    }
+  }
 
   public RunCounts run() {
     if (options.mode() == AnswerMode.BEHAVIOR) {
@@ -170,13 +186,7 @@ public final class AnswerJob {
       RunCounts counts =
           counts(
               prepared,
-              new Tally(
-                  read,
-                  tally.getLong(0),
-                  tally.getLong(1),
-                  tally.getLong(2),
-                  tally.getLong(3),
-                  quarantined),
+              Tally.of(read, tally, 0, quarantined),
               answers.llm(),
               write,
               quarantineWrite);
@@ -213,10 +223,6 @@ public final class AnswerJob {
             plan.trainedOn(),
             ConfigJson.hash(run.config()));
     return new Prepared(this, plan, retriever, inputs(warehouse(), plan, retriever), rows);
-  }
-
-  JobRun jobRun() {
-    return run;
   }
 
   private Warehouse warehouse() {
