@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Test;
  * {@code answer} and {@code score} on the QuALITY sample (a few documents, a few questions), each
  * on a fresh warehouse and, with {@code --scale}, once more over the same input (a rerun that
  * changes nothing). Prints the median wall time of each, the Spark jobs it ran, and the call sites
- * whose jobs took longest, and records each first run's time (goal ≤ 2 s); never gates. Run with
- * {@code bin/infuse bench --only FixedCostBenchmarkTest}, or {@code mvn -pl jobs -am verify
+ * whose jobs took longest ({@code -Dbench.callers=true} adds the Infuse and Delta frames that
+ * started each), and records each first run's time (goal ≤ 2 s); never gates. Run with {@code
+ * bin/infuse bench --only FixedCostBenchmarkTest}, or {@code mvn -pl jobs -am verify
  * -Dinfuse.excludedGroups= -Dgroups=benchmark -Dtest=FixedCostBenchmarkTest
  * -Dsurefire.failIfNoSpecifiedTests=false}.
  */
@@ -140,14 +141,27 @@ class FixedCostBenchmarkTest {
     public void onJobStart(SparkListenerJobStart start) {
       jobs.incrementAndGet();
       if (measuring) {
-        // The result stage's name is the action's call site: "collectAsList at Foo.java:42".
-        String site =
+        // The result stage's name is the action's call site: "collectAsList at Foo.java:42"; its
+        // details are the stack that started it.
+        var resultStage =
             scala.collection.JavaConverters.seqAsJavaList(start.stageInfos()).stream()
                 .max(
                     java.util.Comparator.comparingInt(
-                        org.apache.spark.scheduler.StageInfo::stageId))
-                .map(org.apache.spark.scheduler.StageInfo::name)
-                .orElse("?");
+                        org.apache.spark.scheduler.StageInfo::stageId));
+        String site = resultStage.map(org.apache.spark.scheduler.StageInfo::name).orElse("?");
+        if (resultStage.isPresent() && Boolean.getBoolean("bench.callers")) {
+          site +=
+              java.util.Arrays.stream(resultStage.get().details().split("\n"))
+                  .filter(
+                      l ->
+                          l.contains("dev.infuse") && !l.contains("Test")
+                              || l.contains("delta")
+                                  && !l.contains("Logging")
+                                  && !l.contains("Frame"))
+                  .limit(6)
+                  .map(l -> " < " + l.strip().replace("org.apache.spark.sql.delta.", ""))
+                  .collect(java.util.stream.Collectors.joining());
+        }
         String description = start.properties().getProperty("spark.job.description");
         if (description != null) {
           site = site + " [" + description.replaceAll("\\d+", "N") + "]";

@@ -118,7 +118,7 @@ public final class ChunkJob {
       long chunkCount = tally.getLong(0);
       long unprefixed = options.prefixTemplate() == null ? 0 : tally.getLong(1);
       WriteResult write = run.warehouse().replaceWithin(contract, chunks, "rag_recipe", "doc_id");
-      WriteResult quarantineWrite = run.quarantine(failures);
+      WriteResult quarantineWrite = run.quarantine(failures, failed);
       Map<String, Long> details = new LinkedHashMap<>();
       details.put("chunks", chunkCount);
       if (options.prefixTemplate() != null) {

@@ -17,6 +17,7 @@ import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.to_json;
 import static org.apache.spark.sql.functions.when;
 
+import dev.infuse.jobs.spark.FirstRows;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -150,15 +151,14 @@ public final class ContractEnforcer {
     // One pass over the data for both checks, since every conforming write (the usual case) pays
     // for it: per key (a contract always has one), its rows and how many of them break a rule.
     // The messages come after, from passes that only a failing write makes.
-    List<Row> problems =
+    Dataset<Row> problemKeys =
         withViolations(conformed)
             .groupBy(keyColumns)
             .agg(
                 count(lit(1)).as(ROWS),
                 sum(when(size(col(VIOLATIONS)).gt(0), 1).otherwise(0)).as(VIOLATING))
-            .filter(col(VIOLATING).gt(0).or(col(ROWS).gt(1)))
-            .limit(MAX_REPORTED)
-            .collectAsList();
+            .filter(col(VIOLATING).gt(0).or(col(ROWS).gt(1)));
+    List<Row> problems = FirstRows.of(problemKeys, MAX_REPORTED);
     if (problems.stream().anyMatch(row -> row.getLong(row.fieldIndex(VIOLATING)) > 0)) {
       throw violations(conformed);
     }

@@ -10,6 +10,7 @@ import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.config.InfuseConfig;
 import dev.infuse.jobs.contract.Contract;
 import dev.infuse.jobs.contract.ContractEnforcer;
+import dev.infuse.jobs.spark.FirstRows;
 import io.delta.tables.DeltaMergeBuilder;
 import io.delta.tables.DeltaTable;
 import io.delta.tables.DeltaTableBuilder;
@@ -29,10 +30,15 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.delta.DeltaOperations;
+import org.apache.spark.sql.delta.OptimisticTransaction;
 import org.apache.spark.sql.delta.Snapshot;
+import org.apache.spark.sql.delta.VersionChecksum;
 import org.apache.spark.sql.delta.actions.Action;
 import org.apache.spark.sql.delta.actions.CommitInfo;
+import org.apache.spark.sql.delta.actions.FileAction;
 import org.apache.spark.storage.StorageLevel;
 import scala.Option;
 import scala.Tuple2;
@@ -57,6 +63,12 @@ import scala.collection.Seq;
  * join on key and content hash), because a Delta MERGE commits a new version even when it changes
  * nothing. So a rerun over the same input commits nothing and leaves the table byte-for-byte the
  * same.
+ *
+ * <p>A table that holds no file yet (a fresh warehouse, a job's first run) takes its rows without
+ * the MERGE: every row is an insert, so the anti-joins and the MERGE's own joins would compare
+ * against nothing, and each costs Spark jobs (Delta reconstructs the table's state to plan a join).
+ * The rows are written in one Delta transaction that declares it read the whole table, so a
+ * concurrent writer's commit conflicts with it exactly as with a MERGE, and keys stay unique.
  */
 public final class Warehouse {
   /** Table property naming the contract and version that created the table. */
@@ -477,11 +489,12 @@ public final class Warehouse {
   }
 
   /**
-   * Appends rows that the same pass computes, without a merge and without a pass of their own: the
-   * contract's row rules are checked as the rows are written ({@link
-   * ContractEnforcer#enforceInline}), and nothing commits if one breaks them. The caller guarantees
-   * that the rows' keys are unique and absent from the table; a second writer appending the same
-   * new key at the same time would record it twice, which the merges would have caught.
+   * Appends rows without a merge and without a checking pass of their own (rows that the same pass
+   * computes, a run's own {@code runs} row): the contract's row rules are checked as the rows are
+   * written ({@link ContractEnforcer#enforceInline}), and nothing commits if one breaks them. The
+   * caller guarantees that the rows' keys are unique and absent from the table; a second writer
+   * appending the same new key at the same time would record it twice, which the merges would have
+   * caught.
    */
   public WriteResult appendComputed(Contract contract, Dataset<Row> rows) {
     ensureTable(contract);
@@ -508,7 +521,7 @@ public final class Warehouse {
             .join(read(table).select(columns(keyColumns)), scalaSeq(keyColumns), "left_semi")
             .persist(StorageLevel.MEMORY_AND_DISK());
     try {
-      if (present.isEmpty()) {
+      if (FirstRows.none(present)) {
         return WriteResult.unchanged(table);
       }
       String on =
@@ -533,6 +546,10 @@ public final class Warehouse {
     Dataset<Row> conformed =
         new ContractEnforcer(contract).enforce(rows).persist(StorageLevel.MEMORY_AND_DISK());
     try {
+      OptimisticTransaction emptyTable = transactionIfEmpty(table);
+      if (emptyTable != null) {
+        return insertAll(emptyTable, table, conformed);
+      }
       List<String> keys = contract.primaryKey();
       Dataset<Row> existing = read(table);
       Dataset<Row> changed =
@@ -561,7 +578,7 @@ public final class Warehouse {
       }
       source = source.persist(StorageLevel.MEMORY_AND_DISK());
       try {
-        if (source.isEmpty()) {
+        if (FirstRows.none(source)) {
           return WriteResult.unchanged(table);
         }
         String on =
@@ -587,6 +604,38 @@ public final class Warehouse {
     } finally {
       conformed.unpersist();
     }
+  }
+
+  /**
+   * A transaction on the table's latest snapshot when that snapshot's checksum file says it holds
+   * no data file; null otherwise, and when there is no checksum to tell without a Spark job.
+   * Package-private for the test of the conflict below.
+   */
+  OptimisticTransaction transactionIfEmpty(String table) {
+    OptimisticTransaction txn = delta(table).deltaLog().startTransaction();
+    Option<VersionChecksum> checksum = txn.snapshot().checksumOpt();
+    return checksum.isDefined() && checksum.get().numFiles() == 0 ? txn : null;
+  }
+
+  /**
+   * Writes every row of {@code rows} into the empty table {@code txn} read, as one commit (none
+   * when there are no rows). The transaction declares that it read the whole table: a commit that
+   * another writer makes in between (a MERGE, another first write) fails this one with Delta's
+   * concurrent-append conflict, as it would have failed the MERGE, rather than adding its keys a
+   * second time. Only a blind append (the {@code runs} table's) passes, as it does a MERGE.
+   */
+  WriteResult insertAll(OptimisticTransaction txn, String table, Dataset<Row> rows) {
+    txn.readWholeTable();
+    Seq<FileAction> written = txn.writeFiles(rows);
+    if (written.isEmpty()) {
+      return WriteResult.unchanged(table);
+    }
+    @SuppressWarnings("unchecked")
+    Seq<Action> actions = (Seq<Action>) (Seq<?>) written;
+    txn.commit(
+        actions,
+        new DeltaOperations.Write(SaveMode.Append, Option.empty(), Option.empty(), Option.empty()));
+    return lastCommit(table);
   }
 
   /** What the table's latest commit wrote, from its commit info (as {@code history(1)} has it). */

@@ -98,12 +98,15 @@ public final class JobRun {
 
   /**
    * As {@link #quarantine(Dataset)}, but when the job has counted {@code count} = 0 dead letters it
-   * leaves the table alone, without an action.
+   * writes nothing, without an action: it only creates the table if it is missing, so that a user
+   * can always query it after a run.
    */
   public WriteResult quarantine(Dataset<Row> deadLetters, long count) {
-    return count == 0
-        ? WriteResult.unchanged(Quarantine.contract().table())
-        : quarantine(deadLetters);
+    if (count == 0) {
+      warehouse.ensureTable(Quarantine.contract());
+      return WriteResult.unchanged(Quarantine.contract().table());
+    }
+    return quarantine(deadLetters);
   }
 
   /**
@@ -150,7 +153,9 @@ public final class JobRun {
             counts.quarantined(),
             SparkRows.map(counts.details()),
             error);
-    warehouse.append(
+    // One row under a run id this run made: its key is new by construction, so the row rules are
+    // checked as it is written rather than by a checking job of their own (every run pays this).
+    warehouse.appendComputed(
         Contracts.load("runs"),
         spark.createDataFrame(List.of(row), Contracts.load("runs").schema()));
   }

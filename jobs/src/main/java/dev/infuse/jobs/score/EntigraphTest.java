@@ -71,8 +71,11 @@ final class EntigraphTest {
         docIds
             .join(documents.select(col("doc_id"), col("title"), col("meta")), "doc_id")
             .select(col("doc_id"), col("title"), col("meta").getItem("author").as("author"))
-            .orderBy("doc_id")
-            .collectAsList();
+            .collectAsList()
+            .stream()
+            // on the driver: orderBy would add a Spark job to sample the sort's ranges
+            .sorted(java.util.Comparator.comparing((Row r) -> r.getString(0)))
+            .toList();
     List<EntigraphSplit.Document> split = new ArrayList<>(rows.size());
     long untitled = 0;
     for (Row r : rows) {

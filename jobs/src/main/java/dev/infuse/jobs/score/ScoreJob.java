@@ -36,6 +36,7 @@ import dev.infuse.udfs.score.Interval;
 import dev.infuse.udfs.score.JudgeVerdict;
 import dev.infuse.udfs.score.PairedDifference;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -136,7 +137,12 @@ public final class ScoreJob {
                   + ", expected an answer run first (infuse answer)"));
     }
     Dataset<Row> predictions = warehouse.read("predictions");
-    List<String> runs = runsToScore(predictions);
+    // One job tells which runs there are and how many predictions each has (read, below).
+    Map<String, Long> perRun = new java.util.TreeMap<>();
+    for (Row r : predictions.groupBy("run_id").count().collectAsList()) {
+      perRun.put(r.getString(0), r.getLong(1));
+    }
+    List<String> runs = runsToScore(List.copyOf(perRun.keySet()));
     predictions = predictions.filter(col("run_id").isin(runs.toArray()));
     EntigraphTest entigraph = EntigraphTest.of(warehouse);
     Dataset<Row> joined = join(predictions, entigraph.addSubset(warehouse.read("questions")));
@@ -147,7 +153,14 @@ public final class ScoreJob {
                 joined.javaRDD().mapPartitions(new GradeRows(options.numericTolerance())),
                 GradeRows.SCHEMA)
             .persist(StorageLevel.MEMORY_AND_DISK());
-    Judged judged = judge(first.filter(col("status").equalTo(GradeRows.JUDGE)));
+    // What the grader decided alone; when no row needs the judge, these are the final statuses.
+    List<Row> firstStatuses = first.groupBy("status", "grader").count().collectAsList();
+    long needJudge =
+        firstStatuses.stream()
+            .filter(r -> GradeRows.JUDGE.equals(r.getString(0)))
+            .mapToLong(r -> r.getLong(2))
+            .sum();
+    Judged judged = judge(first.filter(col("status").equalTo(GradeRows.JUDGE)), needJudge);
     Dataset<Row> graded =
         first
             .filter(col("status").notEqual(GradeRows.JUDGE))
@@ -164,7 +177,11 @@ public final class ScoreJob {
     details.putAll(entigraph.details());
     try {
       Map<String, Long> byStatus = new HashMap<>();
-      for (Row r : graded.groupBy("status", "grader").count().collectAsList()) {
+      List<Row> statuses =
+          needJudge == 0
+              ? firstStatuses
+              : graded.groupBy("status", "grader").count().collectAsList();
+      for (Row r : statuses) {
         String key =
             GradeRows.GRADED.equals(r.getString(0)) ? "graded.by_" + r.getString(1) : "quarantined";
         byStatus.merge(key, r.getLong(2), Long::sum);
@@ -173,7 +190,7 @@ public final class ScoreJob {
       if (judged.calls() != null) {
         judged.calls().unpersist();
       }
-      long read = predictions.count();
+      long read = runs.stream().mapToLong(perRun::get).sum();
       long rejected = byStatus.getOrDefault("quarantined", 0L);
       Dataset<Row> metricRows =
           metricRows(graded.filter(col("status").equalTo(GradeRows.GRADED)))
@@ -237,11 +254,11 @@ public final class ScoreJob {
       Dataset<Row> calls) {}
 
   /**
-   * Sends the rows that need it to the LLM judge through the call cache, or, when the judge is off
-   * for this backend, rejects them with the key to change.
+   * Sends the rows that need it ({@code requested} of them, counted by the caller) to the LLM judge
+   * through the call cache, or, when the judge is off for this backend, rejects them with the key
+   * to change.
    */
-  private Judged judge(Dataset<Row> needJudge) {
-    long requested = needJudge.count();
+  private Judged judge(Dataset<Row> needJudge, long requested) {
     if (requested == 0) {
       return new Judged(needJudge, 0, null, null, null);
     }
@@ -370,17 +387,10 @@ public final class ScoreJob {
   }
 
   /**
-   * score.runs (and both score.compare runs), checked against predictions; all runs when none is
-   * named.
+   * score.runs (and both score.compare runs), checked against the runs that have predictions
+   * ({@code present}, sorted); all of those when none is named.
    */
-  private List<String> runsToScore(Dataset<Row> predictions) {
-    List<String> present =
-        predictions
-            .select("run_id")
-            .distinct()
-            .orderBy("run_id")
-            .as(org.apache.spark.sql.Encoders.STRING())
-            .collectAsList();
+  private List<String> runsToScore(List<String> present) {
     Set<String> wanted = new LinkedHashSet<>(options.runs());
     if (!wanted.isEmpty()) {
       options.compare().forEach(wanted::addAll);
@@ -575,8 +585,17 @@ public final class ScoreJob {
                 sort_array(collect_set("prompt_version")).as("prompt_versions"),
                 max(col("grader").equalTo(GradeRows.BY_JUDGE)).as("judged"),
                 sort_array(collect_list(struct(col("question_id"), col("value")))).as("values"))
-            .orderBy("run_id", "benchmark", "subset", "setting", "metric")
             .collectAsList();
+    // Sorted here rather than by orderBy, which would add a Spark job to sample the sort's ranges;
+    // nulls first, as orderBy puts them.
+    Comparator<Row> byGroup = null;
+    for (String key : List.of("run_id", "benchmark", "subset", "setting", "metric")) {
+      Comparator<Row> next =
+          Comparator.comparing(
+              (Row g) -> g.<String>getAs(key), Comparator.nullsFirst(Comparator.naturalOrder()));
+      byGroup = byGroup == null ? next : byGroup.thenComparing(next);
+    }
+    groups = groups.stream().sorted(byGroup).toList();
     List<Row> rows = new ArrayList<>(groups.size());
     for (Row g : groups) {
       String runId = g.getAs("run_id");

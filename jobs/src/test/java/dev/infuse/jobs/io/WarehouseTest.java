@@ -81,6 +81,46 @@ class WarehouseTest {
   }
 
   @Test
+  void aFirstWriteIsOneWriteCommitAndTheNextOnesMerge() {
+    warehouse.ensureTable(documents);
+    WriteResult first = warehouse.upsert(documents, docs(doc("c:1", "one"), doc("c:2", "two")));
+    WriteResult second = warehouse.upsert(documents, docs(doc("c:2", "TWO"), doc("c:3", "three")));
+    assertThat(first.inserted()).isEqualTo(2);
+    assertThat(second.inserted()).isEqualTo(1);
+    assertThat(second.updated()).isEqualTo(1);
+    List<String> operations =
+        spark
+            .sql("DESCRIBE HISTORY " + warehouse.sqlName("documents"))
+            .orderBy("version")
+            .select("operation")
+            .as(org.apache.spark.sql.Encoders.STRING())
+            .collectAsList();
+    // Created empty, then the first rows without a MERGE (nothing to match), then a MERGE.
+    assertThat(operations).containsExactly("CREATE TABLE", "WRITE", "MERGE");
+    assertThat(warehouse.read("documents").count()).isEqualTo(3);
+  }
+
+  @Test
+  void aFirstWriteFailsWhenAnotherWriterCommitsBeforeIt() {
+    warehouse.ensureTable(documents);
+    // This writer finds the table empty, then another writer's first write lands first, with the
+    // same key: committing now would hold the key twice, so Delta must refuse it as it refuses a
+    // MERGE that read a version since overtaken.
+    var late = warehouse.transactionIfEmpty("documents");
+    assertThat(late).isNotNull();
+    warehouse.upsert(documents, docs(doc("c:1", "first")));
+    Dataset<Row> same =
+        new dev.infuse.jobs.contract.ContractEnforcer(documents).conform(docs(doc("c:1", "late")));
+    assertThatThrownBy(() -> warehouse.insertAll(late, "documents", same))
+        .isInstanceOf(org.apache.spark.sql.delta.ConcurrentAppendException.class);
+    assertThat(warehouse.read("documents").collectAsList())
+        .singleElement()
+        .satisfies(row -> assertThat(row.<String>getAs("text")).isEqualTo("first"));
+    // A table that holds rows gives no transaction for the empty path.
+    assertThat(warehouse.transactionIfEmpty("documents")).isNull();
+  }
+
+  @Test
   void changedRowsAreUpdatedAndNewOnesInserted() {
     warehouse.upsert(documents, docs(doc("c:1", "one"), doc("c:2", "two")));
     WriteResult result =
