@@ -13,6 +13,10 @@ import org.apache.spark.sql.Row;
  * rows; a check that usually finds nothing (a clean contract check, an unchanged rerun) runs every
  * round, and each job is a fixed cost of a small write. Here every partition gives up to n rows in
  * the same job, so at most n times the partition count reach the driver.
+ *
+ * <p>It stays a Dataset action: the same loop over {@code javaRDD()} of the persisted source of a
+ * merge saw the target Delta table as empty on a rerun in the same session (every chunk read as
+ * changed), which the Dataset form does not.
  */
 public final class FirstRows {
   private FirstRows() {}
