@@ -50,7 +50,7 @@ import org.junit.jupiter.api.Test;
  *
  * <pre>mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark \
  *   -Dtest=EmbeddingThroughputBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false
- *   [-Dbench.texts=2000 -Dbench.batch=32 -Dbench.threads=1 -Dbench.parallelism=1 -Dbench.rounds=3 (5 with --scale)]
+ *   [-Dbench.texts=1000 -Dbench.batch=32 -Dbench.threads=1 -Dbench.parallelism=1 -Dbench.rounds=3 (5 with --scale)]
  * </pre>
  *
  * <p>The figures land in {@code
@@ -58,7 +58,7 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("benchmark")
 class EmbeddingThroughputBenchmarkTest {
-  private static final int TEXTS = Integer.getInteger("bench.texts", 2000);
+  private static final int TEXTS = Integer.getInteger("bench.texts", 1000);
   private static final int BATCH = Integer.getInteger("bench.batch", 32);
   private static final int THREADS = Integer.getInteger("bench.threads", 1);
   private static final int PARALLELISM = Integer.getInteger("bench.parallelism", 1);

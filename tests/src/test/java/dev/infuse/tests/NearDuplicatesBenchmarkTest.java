@@ -50,12 +50,12 @@ import org.junit.jupiter.api.Test;
  * mvn -o -B -pl udfs,jobs,tests package -Dinfuse.excludedGroups= -Dgroups=benchmark -Dtest=NearDuplicatesBenchmarkTest -Dsurefire.failIfNoSpecifiedTests=false
  * </pre>
  *
- * <p>Sizes: {@code -Dbench.dedupDocs} (default 50000, 100000 with {@code --scale}) for the
+ * <p>Sizes: {@code -Dbench.dedupDocs} (default 25000, 100000 with {@code --scale}) for the
  * comparison, {@code -Dbench.dedupBase} (default 12500) for the scaling series.
  */
 @Tag("benchmark")
 class NearDuplicatesBenchmarkTest {
-  private static final int DOCS = BenchSizes.size("bench.dedupDocs", 50_000, 100_000);
+  private static final int DOCS = BenchSizes.size("bench.dedupDocs", 25_000, 100_000);
   private static final int BASE = Integer.getInteger("bench.dedupBase", 12_500);
   private static final int MLLIB_TABLES = Integer.getInteger("bench.mllibTables", 16);
   private static final long SEED = 20261202L;
