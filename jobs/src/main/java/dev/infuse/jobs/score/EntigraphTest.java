@@ -11,6 +11,7 @@ import dev.infuse.udfs.ingest.QualityReader;
 import dev.infuse.udfs.score.EntigraphSplit;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -74,7 +75,7 @@ final class EntigraphTest {
             .collectAsList()
             .stream()
             // on the driver: orderBy would add a Spark job to sample the sort's ranges
-            .sorted(java.util.Comparator.comparing((Row r) -> r.getString(0)))
+            .sorted(Comparator.comparing((Row r) -> r.getString(0)))
             .toList();
     List<EntigraphSplit.Document> split = new ArrayList<>(rows.size());
     long untitled = 0;

@@ -44,6 +44,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -138,7 +139,7 @@ public final class ScoreJob {
     }
     Dataset<Row> predictions = warehouse.read("predictions");
     // One job tells which runs there are and how many predictions each has (read, below).
-    Map<String, Long> perRun = new java.util.TreeMap<>();
+    Map<String, Long> perRun = new TreeMap<>();
     for (Row r : predictions.groupBy("run_id").count().collectAsList()) {
       perRun.put(r.getString(0), r.getLong(1));
     }
@@ -571,9 +572,10 @@ public final class ScoreJob {
    */
   private List<Row> scoreRows(
       Dataset<Row> metricRows, String judgeVersion, Map<String, String> shas) {
+    List<String> groupKeys = List.of("run_id", "benchmark", "subset", "setting", "metric");
     List<Row> groups =
         metricRows
-            .groupBy("run_id", "benchmark", "subset", "setting", "metric")
+            .groupBy(groupKeys.stream().map(k -> col(k)).toArray(Column[]::new))
             .agg(
                 first("model").as("model"),
                 max("synthetic_tokens").as("synthetic_tokens"),
@@ -588,13 +590,15 @@ public final class ScoreJob {
             .collectAsList();
     // Sorted here rather than by orderBy, which would add a Spark job to sample the sort's ranges;
     // nulls first, as orderBy puts them.
-    Comparator<Row> byGroup = null;
-    for (String key : List.of("run_id", "benchmark", "subset", "setting", "metric")) {
-      Comparator<Row> next =
-          Comparator.comparing(
-              (Row g) -> g.<String>getAs(key), Comparator.nullsFirst(Comparator.naturalOrder()));
-      byGroup = byGroup == null ? next : byGroup.thenComparing(next);
-    }
+    Comparator<Row> byGroup =
+        groupKeys.stream()
+            .map(
+                key ->
+                    Comparator.comparing(
+                        (Row g) -> g.<String>getAs(key),
+                        Comparator.nullsFirst(Comparator.<String>naturalOrder())))
+            .reduce(Comparator::thenComparing)
+            .orElseThrow();
     groups = groups.stream().sorted(byGroup).toList();
     List<Row> rows = new ArrayList<>(groups.size());
     for (Row g : groups) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.infuse.jobs.SparkTestSession;
 import dev.infuse.jobs.config.ConfigException;
 import dev.infuse.jobs.contract.Contract;
+import dev.infuse.jobs.contract.ContractEnforcer;
 import dev.infuse.jobs.contract.ContractViolationException;
 import dev.infuse.jobs.contract.Contracts;
 import dev.infuse.jobs.train.TrainJob;
@@ -15,6 +16,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.delta.ConcurrentAppendException;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.BeforeEach;
@@ -109,10 +111,9 @@ class WarehouseTest {
     var late = warehouse.transactionIfEmpty("documents");
     assertThat(late).isNotNull();
     warehouse.upsert(documents, docs(doc("c:1", "first")));
-    Dataset<Row> same =
-        new dev.infuse.jobs.contract.ContractEnforcer(documents).conform(docs(doc("c:1", "late")));
+    Dataset<Row> same = new ContractEnforcer(documents).conform(docs(doc("c:1", "late")));
     assertThatThrownBy(() -> warehouse.insertAll(late, "documents", same))
-        .isInstanceOf(org.apache.spark.sql.delta.ConcurrentAppendException.class);
+        .isInstanceOf(ConcurrentAppendException.class);
     assertThat(warehouse.read("documents").collectAsList())
         .singleElement()
         .satisfies(row -> assertThat(row.<String>getAs("text")).isEqualTo("first"));
